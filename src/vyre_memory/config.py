@@ -1,0 +1,82 @@
+"""Where memory lives and how it is set up: `VYRE_HOME` (default `~/.vyre`) holds `memory.db`
+and `config.toml`. Read when a `Memory` is opened, never at import.
+
+config.toml (every key optional):
+
+    user_name = "Joel"                 # how the person's own turns are named in sources
+    transcripts = ["~/.claude/projects"]
+    builds_memory_folders = []         # sessions in these folders are about building memory
+    embedder = "minilm"                # minilm | openai | hash | none
+    [models]                           # per purpose: rerank, answer, verify, reader
+    answer = "claude-cli"
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+DEFAULT_TRANSCRIPTS = "~/.claude/projects"
+
+
+def vyre_home(env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    return Path(env.get("VYRE_HOME") or "~/.vyre").expanduser()
+
+
+@dataclass(frozen=True)
+class Config:
+    home: Path
+    user_name: str = "you"
+    transcripts: tuple[str, ...] = (DEFAULT_TRANSCRIPTS,)
+    builds_memory_folders: tuple[str, ...] = ()
+    embedder: str | None = None
+    models: Mapping[str, Any] = field(default_factory=dict)
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def db_path(self) -> Path:
+        return self.home / "memory.db"
+
+    @classmethod
+    def load(cls, home: Path | str | None = None, **overrides: Any) -> Config:
+        root = Path(home).expanduser() if home is not None else vyre_home()
+        path = root / "config.toml"
+        raw: dict[str, Any] = {}
+        if path.exists():
+            try:
+                raw = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+                raise ConfigError(f"{path} is not valid TOML ({exc}); fix it or move it away") from exc
+        values: dict[str, Any] = {
+            "user_name": raw.get("user_name") or _login_name(),
+            "transcripts": tuple(_str_list(raw, "transcripts", path) or [DEFAULT_TRANSCRIPTS]),
+            "builds_memory_folders": tuple(_str_list(raw, "builds_memory_folders", path)),
+            "embedder": raw.get("embedder"),
+            "models": raw.get("models", {}),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(home=root, raw=raw, **values)
+
+
+def _str_list(raw: Mapping[str, Any], key: str, path: Path) -> list[str]:
+    value = raw.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: {key} must be a list of strings")
+    return value
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "you"

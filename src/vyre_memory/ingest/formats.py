@@ -1,0 +1,69 @@
+"""The transcript formats memory can read, registered the way a plugin would register one:
+an entry point in the `vyre_memory.formats` group naming an object with `name`, `summary`,
+`incremental`, `sniff(path)`, `files(root)` and `parse(path, cursor, *, max_line_bytes)`.
+A new format is one module plus one entry point.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Protocol
+
+from ..errors import IngestError
+from .records import Cursor, ParseBatch
+
+
+class SourceFormat(Protocol):
+    name: str
+    summary: str
+    incremental: bool
+
+    def sniff(self, path: Path) -> bool: ...
+
+    def files(self, root: Path): ...  # type: ignore[no-untyped-def]  # Iterator[Path]
+
+    def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch: ...
+
+
+_cache: dict[str, SourceFormat] | None = None
+
+
+def formats() -> dict[str, SourceFormat]:
+    """Every registered format by name, Claude Code first."""
+    global _cache
+    if _cache is None:
+        found: dict[str, SourceFormat] = {}
+        for ep in sorted(entry_points(group="vyre_memory.formats"), key=lambda e: (e.name != "claude-code", e.name)):
+            try:
+                found[ep.name] = ep.load()
+            except Exception as exc:  # a broken plugin must not stop ingest of the others
+                found.pop(ep.name, None)
+                _broken[ep.name] = f"{type(exc).__name__}: {exc}"
+        if "claude-code" not in found:  # running from a source tree without installed metadata
+            from .claude_code import FORMAT
+
+            found = {"claude-code": FORMAT, **found}
+        _cache = found
+    return _cache
+
+
+_broken: dict[str, str] = {}
+
+
+def get_format(name: str) -> SourceFormat:
+    known = formats()
+    if name not in known:
+        raise IngestError(f"unknown format {name!r}; known formats: {', '.join(known)} (vyre ingest --list-formats)")
+    return known[name]
+
+
+def detect(path: Path) -> SourceFormat | None:
+    """The format of a file or folder, by each format's own cheap sniff, in registry order."""
+    for fmt in formats().values():
+        try:
+            if fmt.sniff(path):
+                return fmt
+        except OSError:
+            continue
+    return None

@@ -1,0 +1,175 @@
+"""Incremental, idempotent, crash-safe ingest of transcript files into the store.
+
+A second run reads only new files and the bytes appended to grown files (a rewritten or
+truncated file is read again from the start; record uuids keep that from duplicating
+anything). Each file's new records are written in one transaction with its new position.
+Bad records are reported with file and line; they never stop the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..contract import IngestReport
+from ..errors import IngestError, StrictIngestError
+from ..store.sqlite import SourceBatch, Store
+from .formats import SourceFormat, detect, get_format
+from .labels import session_kind
+from .records import Cursor, Problem
+
+MAX_LINE_BYTES = 64 << 20
+_HEAD_BYTES = 4096
+_GROUP_RECORDS = 5000
+_GROUP_FILES = 200
+
+Progress = Callable[[int, int, str], None]  # (bytes done, bytes total, current file)
+
+
+@dataclass(frozen=True)
+class IngestSettings:
+    vyre_home: str | None = None
+    builds_memory_folders: tuple[str, ...] = ()
+    max_line_bytes: int = MAX_LINE_BYTES
+
+
+def plan(paths: Iterable[Path], format_name: str | None = None) -> list[tuple[SourceFormat, Path]]:
+    """Every (format, file) under the given paths."""
+    work: list[tuple[SourceFormat, Path]] = []
+    for path in paths:
+        path = path.expanduser()
+        if not path.exists():
+            raise IngestError(f"{path} does not exist; pass a transcripts folder or file: vyre ingest PATH")
+        fmt = get_format(format_name) if format_name else detect(path)
+        if fmt is None:
+            raise IngestError(
+                f"no known transcript format in {path}; pass --format (vyre ingest --list-formats shows them)"
+            )
+        work.extend((fmt, f) for f in fmt.files(path))
+    seen: set[Path] = set()
+    unique = []
+    for fmt, f in work:
+        if f not in seen:
+            seen.add(f)
+            unique.append((fmt, f))
+    return unique
+
+
+def ingest(
+    store: Store,
+    paths: Iterable[Path],
+    settings: IngestSettings,
+    *,
+    format_name: str | None = None,
+    strict: bool = False,
+    progress: Progress | None = None,
+) -> IngestReport:
+    started = time.perf_counter()
+    report = IngestReport()
+    work = plan(paths, format_name)
+    report.files_seen = len(work)
+    sizes = []
+    for _, f in work:
+        try:
+            sizes.append(f.stat().st_size)
+        except OSError:
+            sizes.append(0)
+    total, done = sum(sizes), 0
+    pending: list[SourceBatch] = []
+    for (fmt, f), size in zip(work, sizes):
+        if progress:
+            progress(done, total, str(f))
+        parsed = read_file(store, fmt, f, settings, report)
+        if parsed is not None:
+            pending.append(parsed)
+        # Several small files share one transaction (fewer commits); each file's batch stays whole.
+        if pending and (sum(p.batch.records for p in pending) >= _GROUP_RECORDS or len(pending) >= _GROUP_FILES):
+            _write(store, pending, report)
+            pending = []
+        done += size
+    if pending:
+        _write(store, pending, report)
+    if progress:
+        progress(total, total, "")
+    report.seconds = time.perf_counter() - started
+    if strict and report.problems:
+        raise StrictIngestError(
+            f"{len(report.problems)} bad record(s); first: {report.problems[0]} (run without --strict to skip them)"
+        )
+    return report
+
+
+def read_file(
+    store: Store, fmt: SourceFormat, path: Path, settings: IngestSettings, report: IngestReport
+) -> SourceBatch | None:
+    """Parse what is new in one file; None when nothing changed or it cannot be read."""
+    key = str(path)
+    try:
+        st = path.stat()
+        head = _head(path)
+    except OSError as exc:
+        report.problems.append(str(Problem(key, 0, f"cannot read: {exc.strerror or exc}")))
+        return None
+    state = store.source_state(key)
+    cursor = Cursor()
+    if state is not None:
+        unchanged = state.size == st.st_size and state.mtime == st.st_mtime and state.head == head
+        if unchanged and (state.offset >= st.st_size or not fmt.incremental):
+            return None
+        if fmt.incremental and st.st_size >= state.offset and state.head == head:
+            cursor = Cursor(state.offset, state.line, state.session)
+        elif fmt.incremental:
+            cursor = Cursor(0, 0, state.session)  # rewritten or truncated: read again, uuids de-duplicate
+    try:
+        batch = fmt.parse(path, cursor, max_line_bytes=settings.max_line_bytes)
+    except OSError as exc:
+        report.problems.append(str(Problem(key, cursor.line, f"cannot read: {exc.strerror or exc}")))
+        return None
+    report.files_read += 1
+    report.records += batch.records
+    report.problems.extend(str(p) for p in batch.problems)
+    for reason, n in batch.skipped.items():
+        report.skipped[reason] = report.skipped.get(reason, 0) + n
+    for s in batch.sessions:  # a batch may lack what an earlier one said of who ran the session
+        prior = store.session_flags(s.id)
+        if prior is not None:
+            s.cwd = s.cwd or prior[0]
+            s.entrypoint = s.entrypoint or prior[1]
+            s.headless_hint = s.headless_hint or prior[2]
+    kinds = {
+        s.id: session_kind(s, vyre_home=settings.vyre_home, builds_memory_folders=settings.builds_memory_folders)
+        for s in batch.sessions
+    }
+    return SourceBatch(
+        source=key,
+        format=fmt.name,
+        batch=batch,
+        kinds=kinds,
+        size=st.st_size,
+        mtime=st.st_mtime,
+        head=head,
+        updated_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+
+
+def _write(store: Store, pending: list[SourceBatch], report: IngestReport) -> None:
+    result = store.write_batches(pending)
+    report.new_sessions += result.new_sessions
+    report.new_turns += result.new_turns
+    report.duplicates += result.duplicates
+    for kind, n in (result.by_kind or {}).items():
+        report.new_by_kind[kind] = report.new_by_kind.get(kind, 0) + n
+
+
+def _head(path: Path) -> str:
+    with path.open("rb") as f:
+        return hashlib.sha1(f.read(_HEAD_BYTES)).hexdigest()
+
+
+def default_paths(configured: Iterable[str]) -> list[Path]:
+    return [Path(os.path.expanduser(p)) for p in configured]

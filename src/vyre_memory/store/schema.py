@@ -1,0 +1,134 @@
+"""The schema, changed only through numbered migrations.
+
+Each migration runs in its own transaction together with the bump of `PRAGMA user_version`,
+so a database is always at exactly one version. A database newer than this code is refused
+rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..errors import MigrationError
+
+MIGRATIONS: list[str] = [
+    # 1: sessions, turns, record uuids, per-file read positions, full-text index over turns
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE sources (
+        path TEXT PRIMARY KEY,
+        format TEXT NOT NULL,
+        offset INTEGER NOT NULL DEFAULT 0,
+        line INTEGER NOT NULL DEFAULT 0,
+        size INTEGER NOT NULL DEFAULT 0,
+        mtime REAL NOT NULL DEFAULT 0,
+        head TEXT,
+        session TEXT,
+        records INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT
+    );
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        format TEXT NOT NULL,
+        source_file TEXT,
+        cwd TEXT,
+        project TEXT,
+        entrypoint TEXT,
+        version TEXT,
+        git_branch TEXT,
+        title TEXT,
+        title_rank INTEGER NOT NULL DEFAULT 0,
+        parent_session TEXT,
+        agent_id TEXT,
+        agent_type TEXT,
+        spawn_tool_use_id TEXT,
+        headless_hint INTEGER NOT NULL DEFAULT 0,
+        first_ts TEXT,
+        last_ts TEXT,
+        turn_count INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX sessions_cwd ON sessions (cwd);
+    CREATE INDEX sessions_kind ON sessions (kind);
+    CREATE TABLE agent_links (
+        parent_session TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        tool_use_id TEXT NOT NULL,
+        PRIMARY KEY (parent_session, agent_id)
+    );
+    CREATE TABLE turns (
+        id INTEGER PRIMARY KEY,
+        session TEXT NOT NULL REFERENCES sessions (id),
+        seq INTEGER NOT NULL,
+        uuids TEXT NOT NULL,
+        role TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT,
+        text TEXT NOT NULL,
+        ts TEXT,
+        tool_name TEXT,
+        tool_input TEXT,
+        tool_use_id TEXT,
+        message_id TEXT,
+        parent_uuid TEXT,
+        paths TEXT,
+        is_error INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (session, seq)
+    );
+    CREATE INDEX turns_ts ON turns (ts);
+    CREATE INDEX turns_message ON turns (session, message_id) WHERE message_id IS NOT NULL;
+    CREATE INDEX turns_tool_use ON turns (tool_use_id) WHERE tool_use_id IS NOT NULL;
+    CREATE TABLE record_uuids (uuid TEXT NOT NULL, turn INTEGER NOT NULL, PRIMARY KEY (uuid, turn)) WITHOUT ROWID;
+    CREATE VIRTUAL TABLE turns_fts USING fts5 (
+        text, content='turns', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER turns_ai AFTER INSERT ON turns BEGIN
+        INSERT INTO turns_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER turns_ad AFTER DELETE ON turns BEGIN
+        INSERT INTO turns_fts (turns_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    CREATE TRIGGER turns_au AFTER UPDATE OF text ON turns BEGIN
+        INSERT INTO turns_fts (turns_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        INSERT INTO turns_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    INSERT INTO meta (key, value) VALUES ('corpus_version', '0');
+    """,
+]
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database to the newest schema; returns the version it is at."""
+    current = conn.execute("PRAGMA user_version").fetchone()[0]
+    if current > len(MIGRATIONS):
+        raise MigrationError(
+            f"the database is at schema version {current}, newer than this vyre-memory "
+            f"(which knows {len(MIGRATIONS)}); upgrade vyre-memory or point VYRE_HOME elsewhere"
+        )
+    for version in range(current + 1, len(MIGRATIONS) + 1):
+        script = MIGRATIONS[version - 1]
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.execute("ROLLBACK")
+            raise MigrationError(f"migration {version} failed: {exc}") from exc
+    return len(MIGRATIONS)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies whole."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

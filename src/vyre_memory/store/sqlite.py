@@ -1,0 +1,473 @@
+"""The embedded store: one SQLite file in WAL mode, and the only place that speaks SQL.
+
+Guarantees:
+- one transaction per written batch (a file's new records and its new read position), so a
+  crash at any moment leaves the store as it was before that batch;
+- a transcript record (its uuid) is stored once, whichever file or run it comes from;
+- `corpus_version` goes up with every batch that adds or changes a turn, so caches can key on it;
+- the scope filter (`project_cwds`) is part of each query, never applied afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..contract import SearchHit, SessionInfo, Turn
+from ..errors import StoreError
+from ..ingest.records import ASSISTANT, META, THINKING, ParseBatch, ParsedSession, ParsedTurn
+from .schema import migrate
+
+_JOINABLE = (ASSISTANT, THINKING, META)
+_TEXT_LIMIT = 200_000
+
+
+@dataclass(frozen=True)
+class SourceState:
+    path: str
+    format: str
+    offset: int
+    line: int
+    size: int
+    mtime: float
+    head: str | None
+    session: str | None
+
+
+@dataclass(frozen=True)
+class SourceBatch:
+    """One file's parsed new records, its session labels and where reading stopped."""
+
+    source: str
+    format: str
+    batch: ParseBatch
+    kinds: dict[str, str]
+    size: int
+    mtime: float
+    head: str | None
+    updated_at: str
+
+
+@dataclass
+class BatchResult:
+    new_sessions: int = 0
+    new_turns: int = 0
+    updated_turns: int = 0
+    duplicates: int = 0
+    by_kind: dict[str, int] | None = None
+
+
+def _translate(exc: sqlite3.Error, path: Path) -> StoreError:
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"the database {path} is read-only; nothing was written. Make it writable or set VYRE_HOME")
+    if "disk is full" in text or "disk I/O" in text:
+        return StoreError(
+            f"could not write {path}: {text}; nothing from this batch was stored. Free disk space and re-run"
+        )
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the database {path} is busy ({text}); another vyre process holds it. Try again")
+    return StoreError(f"database error in {path}: {text}")
+
+
+def scope_clause(project_cwds: Sequence[str] | None, column: str = "s.cwd") -> tuple[str, list[Any]]:
+    """SQL that keeps sessions whose cwd is one of the folders or below (by whole components)."""
+    if project_cwds is None:
+        return "1", []
+    if not project_cwds:
+        return "0", []
+    parts, params = [], []
+    for folder in project_cwds:
+        folder = folder.rstrip("/\\") or "/"
+        parts.append(f"({column} = ? OR substr({column}, 1, ?) = ? OR substr({column}, 1, ?) = ?)")
+        params += [folder, len(folder) + 1, folder + "/", len(folder) + 1, folder + "\\"]
+    return "(" + " OR ".join(parts) + ")", params
+
+
+class Store:
+    """SQLite store. Open one per thread; every method is a short transaction."""
+
+    def __init__(self, path: Path | str, *, readonly: bool = False) -> None:
+        self.path = Path(path)
+        try:
+            if readonly:
+                self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30, isolation_level=None)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+                self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA busy_timeout=30000")
+            self.conn.row_factory = sqlite3.Row
+            if not readonly:
+                migrate(self.conn)
+        except sqlite3.Error as exc:
+            raise _translate(exc, self.path) from exc
+        except OSError as exc:
+            raise StoreError(f"cannot open {self.path}: {exc}; check VYRE_HOME is a writable folder") from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _translate(exc, self.path) from exc
+        try:
+            yield self.conn
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self.conn.execute("ROLLBACK")
+            raise _translate(exc, self.path) from exc
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    # -- meta ---------------------------------------------------------------------------------
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as c:
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def corpus_version(self) -> int:
+        return int(self.get_meta("corpus_version", "0") or 0)
+
+    # -- ingest ---------------------------------------------------------------------------------
+    def source_state(self, path: str) -> SourceState | None:
+        row = self.conn.execute(
+            "SELECT path, format, offset, line, size, mtime, head, session FROM sources WHERE path = ?", (path,)
+        ).fetchone()
+        return SourceState(*row) if row else None
+
+    def session_flags(self, session_id: str) -> tuple[str | None, str | None, bool] | None:
+        """What a stored session already knows of who ran it: (cwd, entrypoint, headless hint)."""
+        row = self.conn.execute(
+            "SELECT cwd, entrypoint, headless_hint FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        return (row[0], row[1], bool(row[2])) if row else None
+
+    def write_batches(self, batches: Sequence[SourceBatch]) -> BatchResult:
+        """Store parsed batches and each file's new position, all in one transaction."""
+        result = BatchResult(by_kind={})
+        with self.transaction() as c:
+            for b in batches:
+                for session in b.batch.sessions:
+                    self._write_session(c, session, b.kinds[session.id], result)
+                c.execute(
+                    """INSERT INTO sources (path, format, offset, line, size, mtime, head, session, records, updated_at)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       ON CONFLICT(path) DO UPDATE SET format = excluded.format, offset = excluded.offset,
+                         line = excluded.line, size = excluded.size, mtime = excluded.mtime, head = excluded.head,
+                         session = COALESCE(excluded.session, sources.session),
+                         records = sources.records + excluded.records, updated_at = excluded.updated_at""",
+                    (
+                        b.source,
+                        b.format,
+                        b.batch.end.offset,
+                        b.batch.end.line,
+                        b.size,
+                        b.mtime,
+                        b.head,
+                        b.batch.end.session,
+                        b.batch.records,
+                        b.updated_at,
+                    ),
+                )
+            if result.new_turns or result.updated_turns:
+                c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'corpus_version'")
+        return result
+
+    def _write_session(self, c: sqlite3.Connection, s: ParsedSession, kind: str, result: BatchResult) -> None:
+        row = c.execute("SELECT id FROM sessions WHERE id = ?", (s.id,)).fetchone()
+        if row is None:
+            c.execute(
+                """INSERT INTO sessions (id, kind, format, source_file, cwd, project, entrypoint, version, git_branch,
+                     title, title_rank, parent_session, agent_id, agent_type, spawn_tool_use_id, headless_hint)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    s.id,
+                    kind,
+                    s.format,
+                    s.source_file,
+                    s.cwd,
+                    s.cwd,
+                    s.entrypoint,
+                    s.version,
+                    s.git_branch,
+                    s.title,
+                    s.title_rank,
+                    s.parent_session,
+                    s.agent_id,
+                    s.agent_type,
+                    s.spawn_tool_use_id,
+                    int(s.headless_hint),
+                ),
+            )
+            result.new_sessions += 1
+        else:
+            c.execute(
+                """UPDATE sessions SET kind = ?, cwd = COALESCE(?, cwd), project = COALESCE(?, project),
+                     entrypoint = COALESCE(?, entrypoint), version = COALESCE(?, version),
+                     git_branch = COALESCE(?, git_branch),
+                     title = CASE WHEN ? >= title_rank AND ? IS NOT NULL THEN ? ELSE title END,
+                     title_rank = CASE WHEN ? >= title_rank AND ? IS NOT NULL THEN ? ELSE title_rank END,
+                     agent_type = COALESCE(agent_type, ?), spawn_tool_use_id = COALESCE(spawn_tool_use_id, ?),
+                     headless_hint = MAX(headless_hint, ?)
+                   WHERE id = ?""",
+                (
+                    kind,
+                    s.cwd,
+                    s.cwd,
+                    s.entrypoint,
+                    s.version,
+                    s.git_branch,
+                    s.title_rank,
+                    s.title,
+                    s.title,
+                    s.title_rank,
+                    s.title,
+                    s.title_rank,
+                    s.agent_type,
+                    s.spawn_tool_use_id,
+                    int(s.headless_hint),
+                    s.id,
+                ),
+            )
+        for agent, tool_use in s.spawned.items():
+            c.execute(
+                "INSERT OR IGNORE INTO agent_links (parent_session, agent_id, tool_use_id) VALUES (?, ?, ?)",
+                (s.id, agent, tool_use),
+            )
+        if not s.turns:
+            return
+        next_seq = c.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM turns WHERE session = ?", (s.id,)).fetchone()[0]
+        for turn in s.turns:
+            fresh = [u for u in turn.uuids if not _stored(c, u, turn)]
+            if not fresh:
+                result.duplicates += 1
+                continue
+            if self._join_existing(c, s.id, turn, fresh):
+                result.updated_turns += 1
+                continue
+            cur = c.execute(
+                """INSERT INTO turns (session, seq, uuids, role, kind, name, text, ts, tool_name, tool_input,
+                     tool_use_id, message_id, parent_uuid, paths, is_error)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    s.id,
+                    next_seq,
+                    json.dumps(fresh),
+                    turn.role,
+                    turn.kind,
+                    turn.name,
+                    turn.text[:_TEXT_LIMIT],
+                    turn.ts,
+                    turn.tool_name,
+                    turn.tool_input,
+                    turn.tool_use_id,
+                    turn.message_id,
+                    turn.parent_uuid,
+                    json.dumps(turn.paths) if turn.paths else None,
+                    int(turn.is_error),
+                ),
+            )
+            next_seq += 1
+            c.executemany("INSERT INTO record_uuids (uuid, turn) VALUES (?, ?)", [(u, cur.lastrowid) for u in fresh])
+            result.new_turns += 1
+            assert result.by_kind is not None
+            result.by_kind[turn.kind] = result.by_kind.get(turn.kind, 0) + 1
+        c.execute(
+            """UPDATE sessions SET turn_count = (SELECT COUNT(*) FROM turns WHERE session = ?),
+                 first_ts = (SELECT MIN(ts) FROM turns WHERE session = ?),
+                 last_ts = (SELECT MAX(ts) FROM turns WHERE session = ?) WHERE id = ?""",
+            (s.id, s.id, s.id, s.id),
+        )
+
+    def _join_existing(self, c: sqlite3.Connection, session: str, turn: ParsedTurn, fresh: list[str]) -> bool:
+        """A message whose blocks were split across two runs continues its stored turn."""
+        if not turn.message_id or turn.kind not in _JOINABLE:
+            return False
+        row = c.execute(
+            "SELECT id, text, uuids FROM turns WHERE session = ? AND message_id = ? AND kind = ?",
+            (session, turn.message_id, turn.kind),
+        ).fetchone()
+        if row is None:
+            return False
+        uuids = json.loads(row["uuids"]) + fresh
+        c.execute(
+            "UPDATE turns SET text = ?, uuids = ? WHERE id = ?",
+            ((row["text"] + "\n" + turn.text)[:_TEXT_LIMIT], json.dumps(uuids), row["id"]),
+        )
+        c.executemany("INSERT INTO record_uuids (uuid, turn) VALUES (?, ?)", [(u, row["id"]) for u in fresh])
+        return True
+
+    # -- reading ----------------------------------------------------------------------------------
+    def sessions(
+        self,
+        *,
+        project_cwds: Sequence[str] | None = None,
+        kind: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        limit: int | None = None,
+    ) -> list[SessionInfo]:
+        where, params = scope_clause(project_cwds)
+        sql = f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE {where}"
+        if kind:
+            sql += " AND s.kind = ?"
+            params.append(kind)
+        if since:
+            sql += " AND s.last_ts >= ?"
+            params.append(since)
+        if until:
+            sql += " AND s.first_ts < ?"
+            params.append(until)
+        sql += " ORDER BY s.first_ts IS NULL, s.first_ts, s.id"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        return [_session(r) for r in self.conn.execute(sql, params)]
+
+    def session(self, session_id: str) -> SessionInfo | None:
+        row = self.conn.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)).fetchone()
+        return _session(row) if row else None
+
+    def search(self, query: str, *, project_cwds: Sequence[str] | None = None, limit: int = 20) -> list[SearchHit]:
+        match = fts_query(query)
+        if not match:
+            return []
+        where, params = scope_clause(project_cwds)
+        rows = self.conn.execute(
+            f"""SELECT {_TURN_COLUMNS}, bm25(turns_fts) AS score,
+                       snippet(turns_fts, 0, '[', ']', ' … ', 16) AS snip
+                FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid JOIN sessions s ON s.id = t.session
+                WHERE turns_fts MATCH ? AND {where}
+                ORDER BY score LIMIT ?""",
+            [match, *params, limit],
+        ).fetchall()
+        return [SearchHit(turn=_turn(r), score=-float(r["score"]), snippet=r["snip"]) for r in rows]
+
+    def turns(self, session_id: str, *, start: int = 0, end: int | None = None) -> list[Turn]:
+        rows = self.conn.execute(
+            f"""SELECT {_TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session
+                WHERE t.session = ? AND t.seq >= ? AND t.seq < ? ORDER BY t.seq""",
+            (session_id, start, end if end is not None else 1 << 62),
+        ).fetchall()
+        return [_turn(r) for r in rows]
+
+    def iter_turns(self, *, kinds: Sequence[str] | None = None, after_id: int = 0, batch: int = 2000) -> Iterator[Turn]:
+        """Every turn in id order (optionally of some kinds), read in bounded batches."""
+        kind_sql = f" AND t.kind IN ({','.join('?' * len(kinds))})" if kinds else ""
+        last = after_id
+        while True:
+            rows = self.conn.execute(
+                f"""SELECT {_TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session
+                    WHERE t.id > ?{kind_sql} ORDER BY t.id LIMIT ?""",
+                [last, *(kinds or []), batch],
+            ).fetchall()
+            if not rows:
+                return
+            for r in rows:
+                yield _turn(r)
+            last = rows[-1]["id"]
+
+    def stats(self) -> dict[str, Any]:
+        sessions = dict(self.conn.execute("SELECT kind, COUNT(*) FROM sessions GROUP BY kind").fetchall())
+        roles = dict(self.conn.execute("SELECT role, COUNT(*) FROM turns GROUP BY role").fetchall())
+        kinds = dict(self.conn.execute("SELECT kind, COUNT(*) FROM turns GROUP BY kind").fetchall())
+        projects = self.conn.execute("SELECT COUNT(DISTINCT project) FROM sessions").fetchone()[0]
+        span = self.conn.execute("SELECT MIN(first_ts), MAX(last_ts) FROM sessions").fetchone()
+        return {
+            "sessions": {"total": sum(sessions.values()), "by_kind": sessions},
+            "turns": {"total": sum(kinds.values()), "by_role": roles, "by_kind": kinds},
+            "projects": projects,
+            "first_ts": span[0],
+            "last_ts": span[1],
+            "corpus_version": self.corpus_version(),
+            "database_bytes": self.path.stat().st_size if self.path.exists() else 0,
+        }
+
+
+def _stored(c: sqlite3.Connection, uuid: str, turn: ParsedTurn) -> bool:
+    """A record is already stored when its uuid holds the same kind of turn with the same text.
+
+    Resumed sessions replay earlier records with the same uuid (stored once); two different
+    records that merely share a uuid (a generator's collision) are both kept.
+    """
+    for kind, text in c.execute(
+        "SELECT t.kind, t.text FROM record_uuids r JOIN turns t ON t.id = r.turn WHERE r.uuid = ?", (uuid,)
+    ):
+        if kind == turn.kind and (text == turn.text[:_TEXT_LIMIT] or turn.text[:_TEXT_LIMIT] in text):
+            return True
+    return False
+
+
+_SESSION_COLUMNS = (
+    "s.*, COALESCE(s.spawn_tool_use_id, (SELECT l.tool_use_id FROM agent_links l "
+    "WHERE l.parent_session = s.parent_session AND l.agent_id = s.agent_id)) AS spawn"
+)
+_TURN_COLUMNS = (
+    "t.id, t.session, t.seq, t.uuids, t.role, t.kind, t.name, t.text, t.ts, t.tool_name, t.paths, "
+    "s.kind AS session_kind, s.cwd"
+)
+
+
+def _turn(r: sqlite3.Row) -> Turn:
+    return Turn(
+        id=r["id"],
+        session=r["session"],
+        seq=r["seq"],
+        uuids=tuple(json.loads(r["uuids"])),
+        role=r["role"],
+        kind=r["kind"],
+        name=r["name"] or "",
+        text=r["text"],
+        ts=r["ts"],
+        session_kind=r["session_kind"],
+        cwd=r["cwd"],
+        tool_name=r["tool_name"],
+        paths=tuple(json.loads(r["paths"])) if r["paths"] else (),
+    )
+
+
+def _session(r: sqlite3.Row) -> SessionInfo:
+    return SessionInfo(
+        id=r["id"],
+        kind=r["kind"],
+        format=r["format"],
+        cwd=r["cwd"],
+        project=r["project"],
+        title=r["title"],
+        first_ts=r["first_ts"],
+        last_ts=r["last_ts"],
+        turn_count=r["turn_count"],
+        entrypoint=r["entrypoint"],
+        version=r["version"],
+        git_branch=r["git_branch"],
+        source_file=r["source_file"],
+        parent_session=r["parent_session"],
+        agent_id=r["agent_id"],
+        agent_type=r["agent_type"],
+        spawn_tool_use_id=r["spawn"],
+    )
+
+
+def fts_query(text: str) -> str:
+    """A safe FTS5 query: each word quoted, joined with OR (BM25 ranks the overlap)."""
+    import re
+
+    words = re.findall(r"[\w][\w.\-/]*[\w]|[\w]", text.lower())
+    seen = dict.fromkeys(w for w in words if len(w) > 1 or w.isdigit())
+    return " OR ".join('"' + w.replace('"', "") + '"' for w in seen)
