@@ -97,3 +97,75 @@ class IngestReport:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Who is asking, and so what may be read.
+
+    `project_cwds`: only sessions run in these folders or below. `agent_projects`: an agent
+    granted these projects sees only their sessions and never personal facts. Both None: the
+    person's own surface, which sees everything. Memory's own ask threads are never read.
+    """
+
+    project_cwds: tuple[str, ...] | None = None
+    agent_projects: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, project_cwds: Any = None, agent_projects: Any = None) -> Scope:
+        return cls(
+            tuple(project_cwds) if project_cwds is not None else None,
+            tuple(agent_projects) if agent_projects is not None else None,
+        )
+
+    @property
+    def personal_allowed(self) -> bool:
+        return self.agent_projects is None
+
+    def folders(self) -> tuple[str, ...] | None:
+        if self.agent_projects is None:
+            return self.project_cwds
+        if self.project_cwds is None:
+            return self.agent_projects
+        from .ingest.labels import is_within
+
+        return tuple(p for p in self.project_cwds if any(is_within(p, a) for a in self.agent_projects))
+
+    @staticmethod
+    def excluded_session_kinds() -> tuple[str, ...]:
+        return ("memory",)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        if self.project_cwds is not None:
+            d["project_cwds"] = list(self.project_cwds)
+        if self.agent_projects is not None:
+            d["agent_projects"] = list(self.agent_projects)
+        return d
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A ranked passage, as `memory.retrieve` returns it and the answer step reads it."""
+
+    id: int
+    session: str
+    seq: int
+    uuids: tuple[str, ...]
+    kind: str
+    name: str
+    ts: str | None
+    text: str
+    score: float
+    cwd: str | None = None
+    session_kind: str = ""
+    via: tuple[str, ...] = ()
+
+    def source(self, quote: str | None = None) -> Source:
+        return Source(self.session, self.seq, self.name, quote if quote is not None else self.text[:500], self.ts,
+                      self.uuids[0] if self.uuids else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["uuids"], d["via"] = list(self.uuids), list(self.via)
+        return d

@@ -94,6 +94,43 @@ MIGRATIONS: list[str] = [
     END;
     INSERT INTO meta (key, value) VALUES ('corpus_version', '0');
     """,
+    # 2: passages (what retrieval ranks: turns, tool calls with their output, pieces of long
+    # texts), their full-text index, and embeddings cached by text hash
+    """
+    CREATE TABLE passages (
+        id INTEGER PRIMARY KEY,
+        turn INTEGER NOT NULL,
+        session TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        piece INTEGER NOT NULL DEFAULT 0,
+        uuids TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        ts TEXT,
+        text TEXT NOT NULL,
+        search TEXT NOT NULL,
+        text_hash TEXT NOT NULL,
+        UNIQUE (turn, piece)
+    );
+    CREATE INDEX passages_session ON passages (session, seq);
+    CREATE INDEX passages_ts ON passages (ts);
+    CREATE INDEX passages_hash ON passages (text_hash);
+    CREATE VIRTUAL TABLE passages_fts USING fts5 (
+        search, content='passages', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER passages_ai AFTER INSERT ON passages BEGIN
+        INSERT INTO passages_fts (rowid, search) VALUES (new.id, new.search);
+    END;
+    CREATE TRIGGER passages_ad AFTER DELETE ON passages BEGIN
+        INSERT INTO passages_fts (passages_fts, rowid, search) VALUES ('delete', old.id, old.search);
+    END;
+    CREATE TABLE vectors (
+        text_hash TEXT NOT NULL,
+        model TEXT NOT NULL,
+        vec BLOB NOT NULL,
+        PRIMARY KEY (text_hash, model)
+    ) WITHOUT ROWID;
+    INSERT INTO meta (key, value) VALUES ('indexed_turn', '0');
+    """,
 ]
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from ..contract import SearchHit, SessionInfo, Turn
 from ..errors import StoreError
 from ..ingest.records import ASSISTANT, META, THINKING, ParseBatch, ParsedSession, ParsedTurn
+from .passages import PassageStore
 from .schema import migrate
 
 _JOINABLE = (ASSISTANT, THINKING, META)
@@ -89,7 +90,7 @@ def scope_clause(project_cwds: Sequence[str] | None, column: str = "s.cwd") -> t
     return "(" + " OR ".join(parts) + ")", params
 
 
-class Store:
+class Store(PassageStore):
     """SQLite store. Open one per thread; every method is a short transaction."""
 
     def __init__(self, path: Path | str, *, readonly: bool = False) -> None:

@@ -262,3 +262,102 @@ def stats(as_json: bool, home: Path | None) -> None:
         click.echo(f"by role    {_counts(data['turns']['by_role'])}")
         click.echo(f"projects   {data['projects']}")
         click.echo(f"span       {data['first_ts'] or '-'} to {data['last_ts'] or '-'}")
+
+
+def _when(value: str | None) -> Any:
+    if not value:
+        return None
+    from datetime import UTC, datetime
+
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r} is not an ISO time (e.g. 2026-10-09T16:00:00Z)") from exc
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+@main.command()
+@click.argument("question")
+@click.option("--k", default=8, show_default=True, help="How many passages.")
+@click.option("--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below.")
+@click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
+@click.option("--now", help="The question's time, ISO (time words are relative to it); default: now.")
+@click.option("--config", "config_name", help="Retrieval configuration: bm25, dense, hybrid, hybrid+graph.")
+@click.option("--json", "as_json", is_flag=True)
+@_home_option
+def retrieve(
+    question: str,
+    k: int,
+    project_cwds: tuple[str, ...],
+    agent_projects: tuple[str, ...],
+    now: str | None,
+    config_name: str | None,
+    as_json: bool,
+    home: Path | None,
+) -> None:
+    """The ranked passages an answer would be read from.
+
+    \b
+    Examples:
+      vyre retrieve "which file had the refund bug"
+      vyre retrieve "what did we ship last week" --now 2026-10-09T16:00:00Z --json
+    """
+    with _memory(home) as mem:
+        passages = mem.retrieve(
+            question,
+            project_cwds=list(project_cwds) or None,
+            agent_projects=list(agent_projects) or None,
+            k=k,
+            now=_when(now),
+            config=config_name,
+        )
+        if as_json:
+            _echo_json([p.to_dict() for p in passages])
+            return
+        for i, p in enumerate(passages, 1):
+            when = (p.ts or "")[:16].replace("T", " ")
+            click.echo(f"{i}. {when}  {p.name} ({p.kind})  {p.session[:8]}#{p.seq}  score {p.score:.4f}")
+            click.echo("   " + p.text[:300].replace("\n", "\n   "))
+
+
+@main.command(name="eval")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--ablation", "ablations", multiple=True,
+              help="Retrieval configuration(s) to score: bm25, dense, hybrid, hybrid+graph, or all.")
+@click.option("--retrieval-only", is_flag=True, help="Score retrieval only (the default until answers exist).")
+@click.option("--repeat", default=1, show_default=True, help="Ask each question N times (inconsistent answers).")
+@click.option("--per-question", type=click.File("w"), help="Also write one JSON line per question to this file.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per configuration.")
+def eval_command(
+    path: Path, ablations: tuple[str, ...], retrieval_only: bool, repeat: int, per_question: Any, as_json: bool
+) -> None:
+    """Score memory on a world folder or a LoCoMo file, in a fresh temporary store.
+
+    \b
+    Examples:
+      vyre eval ../shared/worlds/open
+      vyre eval ../shared/worlds/open2 --ablation all --json
+      vyre eval ../shared/locomo/26.json --per-question out.jsonl
+    """
+    from ..ask.configs import CONFIGS
+    from ..eval.report import table
+    from ..eval.runner import run
+
+    names = list(CONFIGS) if "all" in ablations else list(ablations) or ["hybrid"]
+    bar_state: dict[str, Any] = {}
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            click.echo(f"\r  {done}/{total} questions", err=True, nl=done == total)
+
+    try:
+        reports = run(path, ablations=names, retrieval_only=True, repeat=repeat, per_question=per_question,
+                      progress=progress)
+    except VyreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    del bar_state
+    if as_json:
+        for r in reports:
+            click.echo(json.dumps(r, ensure_ascii=False))
+    else:
+        click.echo(table(reports))

@@ -1,0 +1,58 @@
+"""Named retrieval configurations, in one place, so the eval compares them by name.
+
+    bm25          full-text only (FTS5 BM25 over passage search text)
+    dense         embeddings only
+    hybrid        both, fused by reciprocal rank, with the time-window and recency priors
+    hybrid+graph  hybrid, with the question expanded by what the graph knows (aliases, relations)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ConfigError
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    name: str
+    bm25: bool = True
+    dense: bool = True
+    graph: bool = False
+    rrf_k: int = 20
+    bm25_weight: float = 1.0
+    dense_weight: float = 1.0
+    window_weight: float = 1.0  # the same search restricted to the question's time window, fused as one more list
+    recency_weight: float = 0.15  # share of the score a fresher passage can gain
+    thread_weight: float = 0.25  # boost for the asking thread's own turns (never a filter)
+    candidates: int = 100
+    # How likely each kind of turn is to hold an answer, as a multiplier on its fused score:
+    # the person's words and the assistant's conclusions over raw tool output.
+    kind_weights: tuple[tuple[str, float], ...] = (
+        ("typed", 1.0),
+        ("assistant", 1.0),
+        ("compact_summary", 0.8),
+        ("agent_prompt", 0.8),
+        ("tool_output", 0.7),
+        ("tool_call", 0.7),
+        ("thinking", 0.6),
+        ("command", 0.5),
+    )
+    session_weights: tuple[tuple[str, float], ...] = (("subagent", 0.9), ("headless", 0.9))
+    current_recency_weight: float = 1.0  # "latest", "now", "last deploy": fresher wins clearly
+
+
+CONFIGS: dict[str, RetrievalConfig] = {
+    "bm25": RetrievalConfig("bm25", dense=False),
+    "dense": RetrievalConfig("dense", bm25=False),
+    "hybrid": RetrievalConfig("hybrid"),
+    "hybrid+graph": RetrievalConfig("hybrid+graph", graph=True),
+}
+DEFAULT = "hybrid"
+
+
+def get_config(name: str | None) -> RetrievalConfig:
+    name = name or DEFAULT
+    if name not in CONFIGS:
+        raise ConfigError(f"unknown retrieval configuration {name!r}; choose one of: {', '.join(CONFIGS)}")
+    return CONFIGS[name]

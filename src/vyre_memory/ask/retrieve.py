@@ -1,0 +1,171 @@
+"""Retrieval: candidates from BM25 and vectors (and facts and the graph when a config asks),
+fused by reciprocal rank, with a time-window list, a recency prior and a thread preference.
+
+Guarantees: the scope is in every query (nothing outside it is read or scored); the same
+question over the same corpus gives the same ranking; `context.thread` only ever boosts.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from ..contract import Passage, Scope
+from ..store.passages import PassageRow
+from ..store.sqlite import Store
+from .configs import RetrievalConfig, get_config
+from .understand import Understanding, understand
+
+_ISO = "%Y-%m-%dT%H:%M:%S.000Z"
+
+
+@dataclass
+class Timings:
+    stages: dict[str, float] = field(default_factory=dict)
+
+
+def _iso(when: datetime) -> str:
+    return when.astimezone(UTC).strftime(_ISO)
+
+
+def _fts(terms: Sequence[str]) -> str:
+    words = []
+    for term in terms:
+        for w in term.lower().replace('"', " ").split():
+            w = w.strip(".,;:!?()[]{}'`")
+            if w and (len(w) > 1 or w.isdigit()):
+                words.append(w)
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+
+
+class VectorCache:
+    """Every passage vector of one model in memory, refreshed when the passage count changes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: tuple[str, int] | None = None
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.matrix = np.zeros((0, 1), dtype=np.float32)
+        self.row_of: dict[int, int] = {}
+
+    def get(self, store: Store, model: str, dim: int, count: int) -> VectorCache:
+        with self._lock:
+            if self._key != (model, count):
+                self.ids, self.matrix = store.load_vectors(model, dim)
+                self.row_of = {int(i): r for r, i in enumerate(self.ids)}
+                self._key = (model, count)
+        return self
+
+    def search(self, query: np.ndarray, allowed: np.ndarray, k: int) -> list[tuple[int, float]]:
+        rows = np.fromiter((self.row_of[i] for i in allowed.tolist() if i in self.row_of), dtype=np.int64)
+        if rows.size == 0:
+            return []
+        scores = self.matrix[rows] @ query
+        top = np.argpartition(-scores, min(k, scores.size - 1))[:k] if scores.size > k else np.arange(scores.size)
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(self.ids[rows[i]]), float(scores[i])) for i in top]
+
+
+class Retriever:
+    def __init__(self, store: Store, embedder: Any | None = None, user_name: str = "you") -> None:
+        self.store = store
+        self.embedder = embedder
+        self.user_name = user_name
+        self.vectors = VectorCache()
+
+    def retrieve(
+        self,
+        question: str,
+        scope: Scope,
+        *,
+        k: int = 8,
+        now: datetime | None = None,
+        config: str | RetrievalConfig | None = None,
+        thread: str | None = None,
+        understanding: Understanding | None = None,
+        extra_terms: Sequence[str] = (),
+    ) -> list[Passage]:
+        cfg = config if isinstance(config, RetrievalConfig) else get_config(config)
+        now = now or datetime.now(UTC)
+        u = understanding or understand(question, now)
+        lists: list[tuple[float, list[tuple[int, float]], str]] = []
+        window = u.window
+        # memory as of `now`: turns after the question's time are not read
+        horizon = _iso(now)
+        since = _iso(window.start) if window else None
+        until = min(_iso(window.end), horizon) if window else None
+        terms = list(u.terms) + list(extra_terms)
+        if cfg.bm25:
+            match = _fts(terms or [question])
+            ranked = self.store.bm25(match, scope, limit=cfg.candidates, until=horizon)
+            lists.append((cfg.bm25_weight, ranked, "bm25"))
+            if window:
+                windowed = self.store.bm25(match, scope, limit=cfg.candidates // 2, since=since, until=until)
+                lists.append((cfg.window_weight, windowed, "bm25"))
+        if cfg.dense and self.embedder is not None:
+            query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
+            query = self.embedder.embed([query_text])[0]
+            cache = self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.passage_count())
+            allowed = self.store.passage_ids_in_scope(scope, until=horizon)
+            lists.append((cfg.dense_weight, cache.search(query, allowed, cfg.candidates), "dense"))
+            if window:
+                allowed_w = self.store.passage_ids_in_scope(scope, since=since, until=until)
+                lists.append((cfg.window_weight, cache.search(query, allowed_w, cfg.candidates // 2), "dense"))
+        fused: dict[int, float] = {}
+        via: dict[int, set[str]] = {}
+        for weight, ranked, name in lists:
+            for rank, (pid, _score) in enumerate(ranked):
+                fused[pid] = fused.get(pid, 0.0) + weight / (cfg.rrf_k + rank + 1)
+                via.setdefault(pid, set()).add(name)
+        if not fused:
+            return []
+        rows = self.store.passages_by_id(list(fused))
+        kind_w, session_w = dict(cfg.kind_weights), dict(cfg.session_weights)
+        recency = cfg.current_recency_weight if u.wants_current else cfg.recency_weight
+        scored = []
+        for pid, score in fused.items():
+            row = rows.get(pid)
+            if row is None:
+                continue
+            score *= kind_w.get(row.kind, 1.0) * session_w.get(row.session_kind, 1.0)
+            score *= 1.0 + recency * _freshness(row.ts, now)
+            if thread and row.session == thread:
+                score *= 1.0 + cfg.thread_weight
+            scored.append((score, pid, row))
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        out: list[Passage] = []
+        seen_turns: set[int] = set()
+        for score, pid, row in scored:
+            if row.turn in seen_turns:
+                continue  # pieces of one turn: keep the best
+            seen_turns.add(row.turn)
+            out.append(self._passage(row, score, tuple(sorted(via[pid]))))
+            if len(out) >= k:
+                break
+        return out
+
+    def _passage(self, row: PassageRow, score: float, via: tuple[str, ...]) -> Passage:
+        return Passage(
+            id=row.id, session=row.session, seq=row.seq, uuids=row.uuids, kind=row.kind,
+            name=row.name or self.user_name, ts=row.ts, text=row.text, score=round(score, 6), cwd=row.cwd,
+            session_kind=row.session_kind, via=via,
+        )
+
+
+def _freshness(ts: str | None, now: datetime) -> float:
+    """1.0 for today, falling to 0 over a year; 0 when unknown or after `now`."""
+    if not ts:
+        return 0.0
+    try:
+        when = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return 0.0
+    days = (now - when).total_seconds() / 86400
+    if days < 0:
+        return 0.0
+    return max(0.0, 1.0 - days / 365)

@@ -1,0 +1,183 @@
+"""`vyre eval`: build a fresh store for a dataset, ask every question with its scope and time,
+and report the metrics DESIGN.md names, per dataset, per class and (LoCoMo) per category.
+
+The store lives in a temporary VYRE_HOME, so an eval never touches the person's memory.
+Until the answer step runs (`retrieval_only`), the answer metrics are null.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..contract import Passage
+from ..memory import Memory
+from .datasets import Dataset, EvalQuestion, load
+from .metrics import evidence_recall, judge, mean, percentile, token_f1, trap_hit
+
+RECALL_KS = (1, 5, 8, 10)
+
+
+@dataclass
+class QuestionResult:
+    q: EvalQuestion
+    passages: list[Passage]
+    answer: str | None = None
+    confidence: float | None = None
+    abstained: bool | None = None
+    right: bool | None = None
+    trap: bool | None = None
+    answers_seen: set[str] = field(default_factory=set)
+    ungrounded: bool | None = None
+    via: str | None = None
+    cost_usd: float = 0.0
+    latency_ms: float = 0.0
+    stages: dict[str, float] = field(default_factory=dict)
+
+    def recall(self, k: int) -> float | None:
+        if not self.q.answerable:
+            return None
+        return evidence_recall(self.q.evidence, [p.uuids for p in self.passages], k)
+
+    def to_json(self) -> dict[str, Any]:
+        scope = {}
+        if self.q.project_cwds is not None:
+            scope["project_cwds"] = list(self.q.project_cwds)
+        if self.q.agent_projects is not None:
+            scope["agent_projects"] = list(self.q.agent_projects)
+        return {
+            "id": self.q.id,
+            "question": self.q.question,
+            "class": self.q.qclass,
+            "category": self.q.category,
+            "scope": scope,
+            "answerable": self.q.answerable,
+            "answer": self.answer,
+            "confidence": self.confidence,
+            "abstained": self.abstained,
+            "right": self.right,
+            "trap_hit": self.trap,
+            "via": self.via,
+            "recall_at_8": self.recall(8),
+            "top_k": [list(p.uuids) for p in self.passages],
+            "timings": self.stages,
+            "latency_ms": round(self.latency_ms, 2),
+        }
+
+
+Asker = Callable[[Memory, EvalQuestion, str], dict[str, Any]]
+
+
+def run(
+    path: Path,
+    *,
+    ablations: Sequence[str] = ("hybrid",),
+    retrieval_only: bool = True,
+    repeat: int = 1,
+    per_question: TextIO | None = None,
+    asker: Asker | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Score `path` once per retrieval configuration; one report dict each."""
+    dataset = load(path)
+    reports = []
+    with tempfile.TemporaryDirectory(prefix="vyre-eval-") as tmp:
+        with Memory(Path(tmp), user_name=dataset.user_name) as mem:
+            mem.ingest(dataset.transcripts, format=dataset.format)
+            for ablation in ablations:
+                results = []
+                for i, q in enumerate(dataset.questions):
+                    results.append(_one(mem, q, ablation, retrieval_only, repeat, asker))
+                    if progress:
+                        progress(i + 1, len(dataset.questions))
+                    if per_question is not None:
+                        per_question.write(json.dumps({"ablation": ablation, **results[-1].to_json()}) + "\n")
+                reports.append(report(dataset, ablation, results, retrieval_only))
+    return reports
+
+
+def _one(mem: Memory, q: EvalQuestion, ablation: str, retrieval_only: bool, repeat: int, asker: Asker | None) -> QuestionResult:
+    started = time.perf_counter()
+    passages = mem.retrieve(
+        q.question, project_cwds=q.project_cwds, agent_projects=q.agent_projects, k=max(RECALL_KS), now=q.asked_at,
+        config=ablation,
+    )
+    result = QuestionResult(q=q, passages=passages)
+    result.latency_ms = (time.perf_counter() - started) * 1000
+    result.stages = {"retrieval": result.latency_ms}
+    if retrieval_only or asker is None:
+        return result
+    for attempt in range(max(1, repeat)):
+        out = asker(mem, q, ablation)
+        result.answers_seen.add(json.dumps([out.get("answer"), out.get("confidence"), out.get("sources")], sort_keys=True))
+        if attempt == 0:
+            result.answer, result.confidence = out.get("answer"), out.get("confidence")
+            result.abstained = bool(out.get("abstained"))
+            result.via = out.get("via")
+            result.cost_usd = float(out.get("cost_usd") or 0.0)
+            result.latency_ms = float(out.get("latency_ms") or 0.0)
+            result.stages = dict(out.get("timings") or {})
+            result.ungrounded = out.get("ungrounded")
+    result.right = judge(result.answer, bool(result.abstained), q.answerable, q.accept, q.reject)
+    result.trap = trap_hit(result.answer, q.reject)
+    return result
+
+
+def _metrics(results: list[QuestionResult], retrieval_only: bool, kind: str) -> dict[str, Any]:
+    answerable = [r for r in results if r.q.answerable]
+    with_evidence = [r for r in answerable if r.q.evidence]
+    recall = {str(k): mean(r.recall(k) for r in with_evidence) for k in RECALL_KS}
+    hit = mean(1.0 if (r.recall(8) or 0) > 0 else 0.0 for r in with_evidence)
+    stage_names = sorted({s for r in results for s in r.stages})
+    out: dict[str, Any] = {
+        "questions": len(results),
+        "answerable": len(answerable),
+        "recall_at": recall,
+        "hit_at_8": hit,
+        "latency_ms": {
+            "p50": percentile([r.latency_ms for r in results], 50),
+            "p95": percentile([r.latency_ms for r in results], 95),
+            "stages": {
+                s: {"p50": percentile([r.stages[s] for r in results if s in r.stages], 50),
+                    "p95": percentile([r.stages[s] for r in results if s in r.stages], 95)}
+                for s in stage_names
+            },
+        },
+    }
+    if retrieval_only:
+        out.update({k: None for k in ("accuracy", "confident_wrong", "abstain_rate", "trap_hits", "inconsistent",
+                                     "ungrounded", "cost_per_question_usd")})
+        if kind == "locomo":
+            out["f1"] = None
+        return out
+    n = len(results) or 1
+    out["accuracy"] = round(sum(1 for r in results if r.right) / n, 4)
+    out["confident_wrong"] = sum(1 for r in results if not r.right and not r.abstained and (r.confidence or 0) >= 0.5)
+    out["abstain_rate"] = round(sum(1 for r in results if r.abstained) / n, 4)
+    out["trap_hits"] = sum(1 for r in results if r.trap)
+    out["inconsistent"] = sum(1 for r in results if len(r.answers_seen) > 1)
+    out["ungrounded"] = sum(1 for r in results if r.ungrounded)
+    out["cost_per_question_usd"] = round(sum(r.cost_usd for r in results) / n, 6)
+    if kind == "locomo":
+        out["f1"] = mean(token_f1(None if r.abstained else r.answer, r.q.gold) for r in answerable)
+    return out
+
+
+def report(dataset: Dataset, ablation: str, results: list[QuestionResult], retrieval_only: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"dataset": dataset.name, "kind": dataset.kind, "ablation": ablation}
+    out.update(_metrics(results, retrieval_only, dataset.kind))
+    by_class: dict[str, list[QuestionResult]] = {}
+    for r in results:
+        by_class.setdefault(r.q.qclass, []).append(r)
+    out["by_class"] = {c: _metrics(rs, retrieval_only, dataset.kind) for c, rs in sorted(by_class.items())}
+    if dataset.kind == "locomo":
+        by_cat: dict[str, list[QuestionResult]] = {}
+        for r in results:
+            by_cat.setdefault(r.q.category or "?", []).append(r)
+        out["by_category"] = {c: _metrics(rs, retrieval_only, dataset.kind) for c, rs in sorted(by_cat.items())}
+    return out

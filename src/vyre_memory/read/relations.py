@@ -1,0 +1,232 @@
+"""The fixed vocabulary of personal-fact relations and the word lists the rule reader uses.
+
+Guarantees: every relation a rule may emit is in `RELATIONS`; the word lists are general
+knowledge (kinship terms in a few languages, car makes, tool categories, common English words),
+never a name, place or phrase taken from any evaluation world. Pure data and pure helpers.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def words(s: str) -> frozenset[str]:
+    """A frozenset of the whitespace-separated words of `s`."""
+    return frozenset(s.split())
+
+
+# Relations from the user to a person (object = the person's name).
+PEOPLE_RELATIONS = words(
+    "wife husband partner fiance son daughter child mother father sister brother nephew niece aunt uncle cousin "
+    "grandmother grandfather friend family_friend neighbour boss colleague client doctor roommate"
+)
+# Facts about a thing or place (object = the value as written).
+THING_RELATIONS = words(
+    "pet pet_kind phone lives_in moved_to grew_up_in home_city lives_with car laptop employer job_title school teacher "
+    "birthday anniversary allergy likes occupation hobby schedule called holiday_in"
+)
+RELATIONS = PEOPLE_RELATIONS | THING_RELATIONS
+
+# Relations whose value changes over time: the newest statement wins.
+CHANGING = words("lives_in moved_to home_city car laptop employer job_title school teacher schedule occupation boss")
+
+# Kinship and people words -> relation; multilingual kinship words are general vocabulary.
+KIN: dict[str, str] = {}
+for _rel, _ws in {
+    "wife": "wife żona zona frau femme esposa moglie",
+    "husband": "husband mąż maz hubby mann mari esposo marito",
+    "partner": "partner spouse girlfriend boyfriend gf bf",
+    "fiance": "fiance fiancé fiancee fiancée",
+    "son": "son syn sohn fils hijo figlio",
+    "daughter": "daughter córka corka tochter fille hija figlia",
+    "child": "kid child baby",
+    "mother": "mother mom mum mommy mummy mama mamma mam ma mutter mère madre matka",
+    "father": "father dad daddy papa pa tata tato tatuś vater père padre ojciec",
+    "sister": "sister sis siostra schwester sœur hermana sorella",
+    "brother": "brother bro brat bruder frère hermano fratello",
+    "nephew": "nephew bratanek siostrzeniec neffe",
+    "niece": "niece bratanica siostrzenica nichte",
+    "aunt": "aunt auntie ciocia tante tía",
+    "uncle": "uncle wujek onkel tío",
+    "cousin": "cousin kuzyn kuzynka",
+    "grandmother": "grandma grandmother granny nana babcia oma abuela",
+    "grandfather": "grandpa grandfather dziadek opa abuelo",
+    "friend": "friend buddy pal bestie",
+    "neighbour": "neighbour neighbor",
+    "boss": "boss manager lead supervisor",
+    "colleague": "colleague coworker co-worker teammate",
+    "client": "client customer",
+    "doctor": "doctor dentist gp therapist physio pediatrician paediatrician",
+    "roommate": "roommate flatmate housemate",
+}.items():
+    for _w in _ws.split():
+        KIN[_w] = _rel
+
+MALE = words(
+    "husband son father dad daddy papa pa tata tato tatuś brother bro nephew uncle grandpa grandfather he him his"
+)
+FEMALE = words("wife daughter mother mom mum mommy mama sister sis niece aunt auntie grandma grandmother she her hers")
+GENDERED = {"child": ("son", "daughter")}
+
+PETS: dict[str, str] = {
+    w: kind
+    for kind, ws in {
+        "dog": "dog pup puppy doggo pies piesek hund perro chien dachshund jamnik labrador retriever terrier "
+        "spaniel poodle beagle collie corgi husky pug",
+        "cat": "cat kitten kitty kot kotek katze gato",
+        "rabbit": "rabbit bunny królik",
+        "hamster": "hamster chomik",
+        "guinea pig": "guinea-pig",
+        "parrot": "parrot budgie",
+        "horse": "horse pony koń",
+        "fish": "fish goldfish",
+        "tortoise": "tortoise turtle żółw",
+        "snake": "snake",
+        "lizard": "lizard gecko",
+    }.items()
+    for w in ws.split()
+}
+PET_BREEDS = words("dachshund jamnik labrador retriever terrier spaniel poodle beagle collie corgi husky pug")
+
+CAR_MAKES = words(
+    "acura alfa audi bmw buick byd cadillac chevy chevrolet chrysler citroen citroën cupra dacia dodge fiat ford "
+    "genesis gmc honda hyundai infiniti jaguar jeep kia lada lexus lincoln mazda mercedes mini mitsubishi nissan "
+    "opel peugeot polestar porsche ram renault rivian saab seat skoda škoda smart subaru suzuki tesla toyota "
+    "vauxhall volkswagen vw volvo"
+)
+
+# Tool categories for "which X do i prefer": general knowledge, broad on purpose.
+TOOL_CATEGORIES: dict[str, frozenset[str]] = {
+    "python package manager": words("uv pip poetry pipenv pdm conda mamba hatch rye pip-tools"),
+    "package manager": words("uv pip poetry pipenv pdm conda mamba npm yarn pnpm bun cargo brew homebrew apt"),
+    "dataframe library": words("pandas polars dask pyspark spark vaex modin duckdb ibis"),
+    "editor": words("vim neovim nvim emacs vscode code helix zed sublime intellij pycharm nano"),
+    "shell": words("bash zsh fish nushell powershell"),
+    "terminal": words("iterm iterm2 alacritty kitty wezterm ghostty tmux"),
+    "test framework": words("pytest unittest jest vitest mocha rspec"),
+    "language": words("python go rust java kotlin typescript javascript ruby elixir scala swift c++ haskell"),
+    "browser": words("firefox chrome chromium safari brave edge arc"),
+    "drink": words("coffee tea rooibos matcha espresso latte chai kombucha"),
+}
+CATEGORY_ALIASES = {
+    "python package manager": "python package manager",
+    "package manager": "package manager",
+    "dependency manager": "package manager",
+    "dataframe library": "dataframe library",
+    "dataframe lib": "dataframe library",
+    "data frame library": "dataframe library",
+    "editor": "editor",
+    "text editor": "editor",
+    "shell": "shell",
+    "terminal": "terminal",
+    "test framework": "test framework",
+    "testing framework": "test framework",
+    "language": "language",
+    "programming language": "language",
+    "browser": "browser",
+}
+
+HOLIDAYS: dict[str, str] = {
+    "christmas": "christmas",
+    "xmas": "christmas",
+    "christmas eve": "christmas",
+    "wigilia": "christmas",
+    "boże narodzenie": "christmas",
+    "weihnachten": "christmas",
+    "thanksgiving": "thanksgiving",
+    "easter": "easter",
+    "wielkanoc": "easter",
+    "new year": "new year",
+    "new year's": "new year",
+    "new years": "new year",
+    "new year's eve": "new year",
+    "sylwester": "new year",
+    "hanukkah": "hanukkah",
+    "passover": "passover",
+    "diwali": "diwali",
+    "eid": "eid",
+}
+
+DAYS = words(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays "
+    "saturdays sundays mon tue tues wed thu thur thurs fri sat sun weekends weekdays"
+)
+
+ROLE_HEADS = words(
+    "engineer developer dev programmer manager lead head director designer pm po cto ceo cfo coo vp founder "
+    "cofounder co-founder owner analyst scientist architect sre devops mlops intern consultant bookkeeper "
+    "accountant realtor agent nurse doctor physio physiotherapist therapist dentist vet teacher professor "
+    "lawyer attorney chef baker cook student researcher administrator admin recruiter guy girl person officer "
+    "specialist coordinator editor writer journalist pharmacist surgeon paramedic firefighter pilot driver "
+    "electrician plumber mechanic carpenter librarian tester qa cashier clerk secretary assistant"
+)
+
+# Common words that are never a name when they follow a cue word in lowercase text.
+_STOP_TEXT = """
+a an the and or but nor so yet for of to in on at by with from into onto over under about above below after
+before since until till up down out off away back again still just only also too very really quite pretty
+rather even ever never always often usually sometimes already soon now then today tonight tomorrow yesterday
+morning evening night afternoon week weekend month year day days time times last next this that these those
+here there where when why how what who whom whose which whatever i me my mine myself you your yours we us our
+ours he him his she her hers it its they them their theirs one ones someone somebody anyone anybody everyone
+nobody nothing something anything everything all any some each every both either neither few many much more
+most less least lot lots bit little big small new old good bad great best better worse worst nice fine ok okay
+yes no not dont don't doesnt doesn't didnt didn't isnt isn't wasnt wasn't cant can't wont won't im i'm ive
+i've id i'd ill i'll youre you're hes he's shes she's were we're theyre they're thats that's theres there's
+is am are was were be been being have has had having do does did doing done can could will would shall should
+may might must need needs ought get got gets getting go goes going gone went come comes came coming make made
+take took taken give gave say said tell told ask asked know knew think thought want wanted like liked love
+loved hate hated see saw seen look looked feel felt try tried use used work worked call called name named
+start started starts end ended finish finished keep kept let put set run ran pick picked bring brought buy
+bought pay paid leave left live lived move moved stay stayed meet met help helped turn turned play played watch
+watched wait waited talk talked sent send write wrote read sit sat stand stood walk walked drive drove ride
+eat ate drink drank sleep slept wake woke cook cooked clean cleaned fix fixed open opened close closed
+pretend pretends wish hope hoped guess guessed mean meant seem seemed happen happened become became
+lose lost win won fly flew sign signed join joined tear tore chase chased
+home house flat place apartment room kitchen office school work job car dog cat kid kids baby family
+wife husband partner son daughter mom mum dad mother father sister brother friend boss manager team
+birthday party dinner lunch breakfast coffee tea
+thing things stuff way ways lol haha ugh hmm oh ah wow yeah yep yup nope thanks thx ty pls please sorry
+btw fyi tbh imo idk omg anyway though although because cause cuz since while whilst if unless whether
+as than like such same other another own again else instead
+first second third fourth fifth once twice
+mr ms mrs miss dr
+"""
+STOP = words(_STOP_TEXT)
+TITLES = words("mr ms mrs miss dr prof pani pan")
+
+
+def is_stop(token: str) -> bool:
+    """A common word (or a simple inflection of one): never taken as a name from lowercase text."""
+    t = token.lower().strip("'’")
+    if t in STOP or t in KIN or t in PETS or t in DAYS:
+        return True
+    for suffix, repl in (("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("'s", "")):
+        if t.endswith(suffix) and len(t) - len(suffix) >= 3 and (t[: -len(suffix)] + repl) in STOP:
+            return True
+    return False
+
+
+_TOKEN = re.compile(r"^[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*$")
+
+
+def is_name_token(token: str) -> bool:
+    """Could this token be (part of) a person's, pet's or place's name?"""
+    if not _TOKEN.match(token) or len(token) < 2:
+        return False
+    return not is_stop(token)
+
+
+def display(value: str) -> str:
+    """Proper-case a value written in lowercase ("ines" -> "Ines", "cx-5" -> "CX-5"); keep mixed case."""
+    out: list[str] = []
+    for tok in value.split():
+        if tok != tok.lower():
+            out.append(tok)
+        elif any(c.isdigit() for c in tok) and any(c.isalpha() for c in tok) and len(tok) <= 6:
+            out.append(tok.upper())
+        elif tok in {"and", "of", "the", "for", "de", "van", "von", "der", "da", "di", "la", "le", "+"}:
+            out.append(tok)
+        else:
+            out.append("-".join(p[:1].upper() + p[1:] for p in tok.split("-")))
+    return " ".join(out)

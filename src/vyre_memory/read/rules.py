@@ -1,0 +1,683 @@
+"""The rule-based personal-fact reader: facts from the person's own trusted sentences.
+
+Guarantees:
+- `extract` reads only `own_sentences` of the text that pass `judge_sentence`; quoted spans are
+  masked and a candidate whose cue or value sits in a negated clause is dropped.
+- Every candidate's relation is in `relations.RELATIONS`; its object appears verbatim
+  (case-insensitively) in its quote, which is the exact sentence at `span` in the text; names
+  written in lowercase are proper-cased for display only.
+- The subject is "user", a person's name in lowercase, "user:<relation>" for an unnamed relative
+  ("my sister lives in denver"), or the thing a value belongs to (a pet, an activity, a holiday).
+- No rule names a person, place or phrase from any evaluation world; confidence follows cue
+  strength (an explicit "my wife ines" ~0.7, an inference 0.3-0.5); repeated mentions are left to
+  the caller to aggregate. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .phrases import (
+    _AMBIGUOUS_MAKES,
+    _DAY_ALT,
+    _HOLIDAY_ALT,
+    _KIN_ALT,
+    _MODS,
+    _NAME,
+    _PET_ALT,
+    _at_words,
+    _lower,
+    _mask,
+    _name_at,
+    _place_at,
+    _tokens_from,
+    _upto,
+)
+from .relations import (
+    CAR_MAKES,
+    FEMALE,
+    HOLIDAYS,
+    KIN,
+    MALE,
+    PETS,
+    ROLE_HEADS,
+    STOP,
+    TOOL_CATEGORIES,
+    display,
+    is_name_token,
+    is_stop,
+    words,
+)
+from .trust import Sentence, confirmed_guess, judge_sentence, negated_clause, own_sentences
+
+__all__ = ["FactCandidate", "confirmed_facts", "extract", "extract_sentence"]
+
+
+@dataclass(frozen=True)
+class FactCandidate:
+    """One fact read from one sentence of the person's own words."""
+
+    subject: str
+    relation: str
+    object: str
+    confidence: float
+    quote: str
+    span: tuple[int, int]
+
+
+# ---------------------------------------------------------------------------------------------
+# The reader.
+
+
+class _Reader:
+    def __init__(self, text: str, sentence: Sentence, antecedents: list[tuple[str, str]]) -> None:
+        self.text = text
+        self.orig = sentence.text
+        self.low = _mask(_lower(sentence.text))
+        self.span = sentence.span
+        self.out: list[FactCandidate] = []
+        self.antecedents = antecedents  # (name or kin word, gender "m"/"f"/"") most recent last
+
+    def add(self, subject: str, relation: str, obj: tuple[int, int], conf: float, cue: int, *, name: bool) -> None:
+        a, b = obj
+        written = self.orig[a:b].strip(" '’\"")
+        if not written or negated_clause(self.low, cue) or negated_clause(self.low, a):
+            return
+        value = display(written) if name else written
+        subject = subject.strip().lower()
+        if relation in KIN_RELATIONS and subject == "user" and value.lower() in KIN:
+            return
+        self.out.append(FactCandidate(subject, relation, value, round(conf, 2), self.orig, self.span))
+
+    def add_value(self, subject: str, relation: str, value: str, conf: float, cue: int) -> None:
+        """A value that is a word of the sentence (e.g. a pet kind)."""
+        if negated_clause(self.low, cue) or value.lower() not in self.low:
+            return
+        self.out.append(FactCandidate(subject.lower(), relation, value, round(conf, 2), self.orig, self.span))
+
+    def subject_of(self, a: int, b: int) -> str:
+        return self.low[a:b].strip()
+
+    def remember(self, who: str, gender: str) -> None:
+        self.antecedents.append((who, gender))
+
+    def resolve(self, pronoun: str) -> str | None:
+        want = "m" if pronoun in MALE else "f" if pronoun in FEMALE else ""
+        for who, gender in reversed(self.antecedents):
+            if not want or gender in (want, ""):
+                return who
+        return None
+
+
+KIN_RELATIONS = frozenset(KIN.values()) | {"family_friend"}
+
+
+_AWAY_KIN = words("sister brother mother father aunt uncle cousin grandmother grandfather friend nephew niece")
+_HOME_CUE = re.compile(
+    r"\b(house|flat|apartment|condo|home|movers|moving\s+(?:day|truck|boxes)|boxes|unpack\w*|rent|landlord|lease|"
+    r"neighbou?rs?|neighbou?rhood|internet|wifi|wi-fi|closing|realtor|mortgage|keys|commute|working\s+from)\b"
+)
+_TOOL_WORDS = frozenset().union(*TOOL_CATEGORIES.values()) | words(
+    "excel sheets notion slack jira github gitlab aws gcp azure kubernetes k8s docker postgres mysql sqlite redis "
+    "prod production staging dev cloud terminal vim emacs linux windows macos"
+)
+
+
+def _is_tool(value: str) -> bool:
+    return any(w in _TOOL_WORDS for w in value.lower().split())
+
+
+def _relation_for(word: str, gender: str = "") -> str | None:
+    rel = KIN.get(word)
+    if rel == "child" and gender:
+        return "son" if gender == "m" else "daughter"
+    return rel
+
+
+def _gender(word: str) -> str:
+    return "m" if word in MALE else "f" if word in FEMALE else ""
+
+
+def _rules(r: _Reader) -> None:
+    low, orig = r.low, r.orig
+
+    # "my wife ines", "our dog kumo", "my little brother tom's" ------------------------------
+    for m in re.finditer(rf"\b(my|our)\s+{_MODS}({_KIN_ALT}|{_PET_ALT})\b,?\s+(?!'s)", low):
+        word = m.group(2)
+        span = _name_at(low, orig, m.end())
+        if span is None:
+            continue
+        if word in PETS:
+            r.add("user", "pet", span, 0.7, m.start(), name=True)
+            name = low[span[0] : span[1]]
+            r.add_value(name, "pet_kind", PETS[word] if word not in ("pup", "puppy") else "dog", 0.7, m.start())
+            continue
+        rel = _relation_for(word)
+        if rel:
+            r.add("user", rel, span, 0.7, m.start(), name=True)
+            r.remember(low[span[0] : span[1]], _gender(word))
+
+    # "my kids, ada and leo," / "our daughters mia and zoe" -----------------------------------
+    for m in re.finditer(
+        rf"\b(?:my|our)\s+(?:two\s+|three\s+)?(kids|children|sons|daughters|twins|boys|girls)\s*[,:(]?\s*({_NAME})"
+        rf"(?:\s*,\s*({_NAME}))?\s*(?:,\s*|\s+)(?:and|&)\s+({_NAME})\b",
+        low,
+    ):
+        rel = {"sons": "son", "boys": "son", "daughters": "daughter", "girls": "daughter"}.get(m.group(1), "child")
+        for gi in (2, 3, 4):
+            if m.group(gi):
+                span = _name_at(low, orig, m.start(gi), max_tokens=1)
+                if span:
+                    r.add("user", rel, span, 0.6, m.start(), name=True)
+
+    # "dani, my wife", "hanna (my sister", "ines is my wife" ---------------------------------
+    for m in _at_words(
+        rf"({_NAME})(?:,\s*|\s*\(\s*|\s+is\s+|'s\s+|’s\s+)(?:(?:she|he)'?s\s+)?(my|our)\s+{_MODS}"
+        rf"({_KIN_ALT}|{_PET_ALT})\b(?!'s|’s)",
+        low,
+    ):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        if span is None or _name_at(low, orig, m.end()) is not None:
+            continue
+        word = m.group(3)
+        if word in PETS:
+            r.add("user", "pet", span, 0.65, m.start(2), name=True)
+            r.add_value(low[span[0] : span[1]], "pet_kind", PETS[word], 0.65, m.start(2))
+            continue
+        rel = _relation_for(word)
+        if rel:
+            r.add("user", rel, span, 0.65, m.start(2), name=True)
+
+    # "hanna's flying in from denver friday (my sister, ...)" -------------------------------
+    for m0 in _at_words(
+        rf"({_NAME})(?:'s|’s|\s+is|\s+was)\s+[^()]{{0,80}}\(\s*(?:(?:she|he)'?s\s+)?my\s+({_KIN_ALT})\b", low
+    ):
+        span = _name_at(low, orig, m0.start(1), max_tokens=1)
+        rel = _relation_for(m0.group(2))
+        if span and rel:
+            r.add("user", rel, span, 0.6, m0.start(2), name=True)
+
+    # "my wife's name is ines", "my dog is called kumo", "our dog is also called pączek" -------
+    for m in re.finditer(
+        rf"\b(my|our)\s+{_MODS}({_KIN_ALT}|{_PET_ALT})(?:'s|’s)?\s+(?:name\s+is|is\s+(?:also\s+)?(?:called|named))\s+",
+        low,
+    ):
+        span = _name_at(low, orig, m.end())
+        if span is None:
+            continue
+        word = m.group(2)
+        if word in PETS:
+            r.add("user", "pet", span, 0.75, m.start(), name=True)
+            r.add_value(low[span[0] : span[1]], "pet_kind", PETS[word], 0.75, m.start())
+        elif _relation_for(word):
+            r.add("user", _relation_for(word) or "", span, 0.75, m.start(), name=True)
+
+    # "his name is henryk" (a relative named in this or the previous message) ----------------
+    for m in re.finditer(r"\b(his|her)\s+name\s*(?:is|'s)\s+", low):
+        who = r.resolve(m.group(1))
+        span = _name_at(low, orig, m.end())
+        if who and span and who in KIN:
+            rel = _relation_for(who, _gender(m.group(1)))
+            if rel:
+                r.add("user", rel, span, 0.6, m.start(), name=True)
+
+    # pets: "pączek (tata's jamnik)", "take kumo to the dog park", "walk kumo" ------------------
+    for m in _at_words(rf"({_NAME})\s*\(\s*(?:({_NAME})(?:'s|’s)\s+|our\s+|my\s+)({_PET_ALT})\b", low):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        if span:
+            owner = m.group(2)
+            if owner is None:  # "(our dog)"
+                r.add("user", "pet", span, 0.6, m.start(3), name=True)
+            elif owner in KIN:  # "(tata's jamnik)": the household's pet, said less directly
+                r.add("user", "pet", span, 0.4, m.start(3), name=True)
+            r.add_value(low[span[0] : span[1]], "pet_kind", m.group(3), 0.6, m.start(3))
+    for m in re.finditer(
+        rf"\b(?:take|taking|took|walk|walking|walked)\s+({_NAME})\s+(?:to\s+the\s+dog\s+park|to\s+the\s+vet|"
+        r"round\s+the\s+block|around\s+the\s+block|for\s+a\s+walk|to\s+the\s+groomer)",
+        low,
+    ):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        if span:
+            r.add("user", "pet", span, 0.45, m.start(), name=True)
+            if "dog park" in m.group(0):
+                r.add_value(low[span[0] : span[1]], "pet_kind", "dog", 0.5, m.start())
+            elif re.search(r"walk|block", m.group(0)):
+                r.add_value(low[span[0] : span[1]], "pet_kind", "dog", 0.35, m.start())
+
+    # child: "mila (shes 7, first grade)", "emrys starts at st mary's monday" -----------------
+    for m in _at_words(rf"({_NAME})\s*[(,]\s*(she|he)(?:'s|’s|s)?\s+(\d{{1,2}})\b", low):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        if span and int(m.group(3)) < 18:
+            grade = re.search(r"\b(grade|preschool|kindergarten|school|class|nursery|daycare)\b", low)
+            rel = "daughter" if m.group(2) == "she" else "son"
+            r.add("user", rel, span, 0.55 if grade else 0.45, m.start(), name=True)
+            r.remember(low[span[0] : span[1]], "f" if m.group(2) == "she" else "m")
+    for m in _at_words(
+        rf"({_NAME})\s+(?:starts|started|starting|start)\s+(?:(\w+)\s+grade|preschool|kindergarten|nursery|"
+        r"daycare|school|year\s+\d)\b",
+        low,
+    ):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        if span:
+            after = low[m.end() :]
+            g = re.search(r"\b(she|her|he|his|him)\b", after)
+            rel = "child" if not g else ("daughter" if g.group(1) in ("she", "her") else "son")
+            r.add("user", rel, span, 0.45, m.start(), name=True)
+            r.remember(low[span[0] : span[1]], "" if not g else _gender(g.group(1)))
+
+    # school: "theo started at little acorns", "emrys starts at st mary's monday" --------------
+    for m in _at_words(
+        rf"({_NAME})(?:,\s*(?:my|our)\s+\w+,)?\s+(?:starts|started|starting)\s+"
+        r"(?:(?:school|preschool|kindergarten|nursery|daycare)\s+)?at\s+",
+        low,
+    ):
+        subj = _name_at(low, orig, m.start(1), max_tokens=1)
+        place = _place_at(low, orig, m.end())
+        if subj and place and low[subj[0] : subj[1]] not in ("i", "we"):
+            r.add(low[subj[0] : subj[1]], "school", place, 0.5, m.start(), name=True)
+
+    # teacher: "her teacher is mr delgado", "mila's teacher is ms farrell" --------------------
+    for m in re.finditer(rf"\b(?:({_NAME})(?:'s|’s)|(her|his))\s+(?:new\s+)?teacher\s+(?:is|this\s+year\s+is)\s+", low):
+        who = m.group(1) or r.resolve(m.group(2) or "")
+        span = _name_at(low, orig, m.end())
+        if who and span and not is_stop(who):
+            r.add(who, "teacher", span, 0.6, m.start(), name=True)
+
+    for m in re.finditer(rf"\bmy\s+({_KIN_ALT})(?:'s|’s)\s+(?:new\s+)?teacher\s+is\s+", low):
+        span = _name_at(low, orig, m.end())
+        rel = _relation_for(m.group(1))
+        if span and rel:
+            r.add(f"user:{rel}", "teacher", span, 0.6, m.start(), name=True)
+
+    # a relative's relative: "my sister anna and her husband tom" ------------------------------
+    for m in re.finditer(rf"\b(her|his)\s+({_KIN_ALT})\s+", low):
+        who = r.resolve(m.group(1))
+        span = _name_at(low, orig, m.end())
+        rel = _relation_for(m.group(2))
+        if who and span and rel and who not in KIN and not is_stop(who):
+            r.add(who, rel, span, 0.55, m.start(), name=True)
+
+    # named things: "ines named the starter clint yeastwood", "my starter is called bob" --------
+    for m in re.finditer(r"\bnamed\s+(?:the|my|our|his|her)\s+(\w+)\s+", low):
+        thing = m.group(1)
+        span = _name_at(low, orig, m.end(), max_tokens=3)
+        if span and len(low[span[0] : span[1]].split()) == 3:  # "the robot vacuum dusty mcdustface"
+            thing, rest = low[span[0] : span[1]].split(" ", 1)
+            span = (span[1] - len(rest), span[1])
+        if span and thing not in KIN:
+            r.add(thing, "called", span, 0.6, m.start(), name=True)
+    for m in re.finditer(r"\b(?:my|our)\s+(\w+(?:\s+\w+)?)\s+is\s+(?:also\s+)?(?:called|named)\s+", low):
+        thing = m.group(1).split()[-1]
+        span = _name_at(low, orig, m.end(), max_tokens=3)
+        if span and thing not in KIN and thing not in PETS:
+            r.add(thing, "called", span, 0.65, m.start(), name=True)
+
+    # where the user lives ------------------------------------------------------------------
+    home_cue = _HOME_CUE.search(low) is not None
+    for pat, rel, conf, needs_home in (
+        (r"\b(?:i|we)\s+(?:now\s+|still\s+)?(?:live|living|'re\s+living|'m\s+living)\s+in\s+", "lives_in", 0.7, False),
+        (r"\b(?:i|we)\s+(?:just\s+|finally\s+)?moved\s+(?:in\s*to|to)\s+", "moved_to", 0.65, True),
+        (r"\b(?:our|my)\s+new\s+(?:place|house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.6, False),
+        (r"\bthe\s+new\s+(?:house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.55, False),
+        (r"\bthe\s+new\s+place\s+in\s+", "lives_in", 0.55, True),
+        (
+            r"\b(?:found|bought|rented|got)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}(?:flat|house|apartment|condo)\s+in\s+",
+            "moved_to",
+            0.5,
+            False,
+        ),
+        (r"\b(?:we're|we\s+are|i'm|i\s+am)\s+moving\s+to\s+", "moved_to", 0.5, True),
+        (r"\boffer\s+accepted\s+on\s+the\s+", "moved_to", 0.45, True),
+    ):
+        if needs_home and not home_cue:
+            continue
+        for m in re.finditer(pat, low):
+            span = _place_at(low, orig, m.end(), max_tokens=3)
+            if span and not _is_tool(low[span[0] : span[1]]):
+                r.add("user", rel, span, conf, m.start(), name=True)
+    for m in re.finditer(r"\bmoved\s+into\s+the\s+", low):
+        span = _place_at(low, orig, m.end(), max_tokens=2)
+        if span and re.match(r"\s+(?:flat|house|apartment|place|condo|home)\b", low[span[1] :]):
+            r.add("user", "moved_to", span, 0.6, m.start(), name=True)
+    for m in re.finditer(r"\bback\s+(?:home\s+)?in\s+", low):
+        span = _place_at(low, orig, m.end(), max_tokens=2)
+        if span and re.match(r"\s+(?:tomorrow|tonight|on\s+\w+day|next\s+week|by\s+\w+)\b", low[span[1] :]):
+            r.add("user", "home_city", span, 0.4, m.start(), name=True)
+    for pat in (
+        r"\bgrew\s+up\s+in\s+",
+        r"\bgrowing\s+up\s+in\s+",
+        r"\bborn\s+and\s+raised\s+in\s+",
+        r"\bmy\s+home\s*town\s+(?:is\s+|of\s+)?",
+    ):
+        for m in re.finditer(pat, low):
+            span = _place_at(low, orig, m.end(), max_tokens=3)
+            if span:
+                r.add("user", "grew_up_in", span, 0.7, m.start(), name=True)
+    for m in re.finditer(r"\bin\s+", low):
+        span = _place_at(low, orig, m.end(), max_tokens=3)
+        if span and re.match(r"\s+when\s+i\s+was\s+(?:growing\s+up|a\s+kid|little|young)", low[span[1] :]):
+            r.add("user", "grew_up_in", span, 0.6, m.start(), name=True)
+    for m in re.finditer(r"\bi\s+live\s+with\s+(?:my\s+)?", low):
+        span = _upto(low, m.end(), max_words=2)
+        if span:
+            word = low[span[0] : span[1]].split()[0]
+            if word in KIN or is_name_token(word):
+                end = span[0] + len(word)
+                r.add("user", "lives_with", (span[0], end), 0.65, m.start(), name=word not in KIN)
+
+    # where other people live -----------------------------------------------------------------
+    for m in _at_words(
+        rf"({_NAME})(?:(?:,\s*{_NAME})*(?:,?\s+and\s+{_NAME}))?(?:'s|’s|\s+is|\s+are)?\s+(?:(?:flying|flew|driving|drove)"
+        r"\s+(?:in\s+|up\s+|down\s+|over\s+)?|(?:coming|came)\s+(?:up|down|over)\s+|visiting\s+)from\s+",
+        low,
+    ):
+        place = _place_at(low, orig, m.end(), max_tokens=3)
+        if not place or _is_tool(low[place[0] : place[1]]):
+            continue
+        for c in list(r.out):  # "my sister femke and her husband joost are visiting from ghent"
+            if c.subject == "user" and c.relation in _AWAY_KIN and c.object.lower() in low[: m.start()]:
+                r.add(c.object.lower(), "lives_in", place, 0.5, m.start(), name=True)
+        for nm in re.finditer(_NAME, m.group(0)[: m.group(0).find(" from")]):
+            tok = nm.group(0)
+            if is_name_token(tok) and tok not in ("and",):
+                r.add(tok, "lives_in", place, 0.5, m.start(), name=True)
+    for m in re.finditer(
+        rf"\b(?:at\s+)?({_NAME})(?:'s|’s)\s+(?:(?:place|flat|house|apartment|stairs|home)\s+)?in\s+", low
+    ):
+        who = m.group(1)
+        place = _place_at(low, orig, m.end(), max_tokens=3)
+        if place and is_name_token(who) and not _is_tool(low[place[0] : place[1]]):
+            r.add(who, "lives_in", place, 0.45, m.start(), name=True)
+    for m in re.finditer(rf"\b(?:my\s+({_KIN_ALT})|({_NAME}))\s+(?:still\s+|now\s+)?lives\s+in\s+", low):
+        place = _place_at(low, orig, m.end(), max_tokens=3)
+        if not place or _is_tool(low[place[0] : place[1]]):
+            continue
+        if m.group(1) and KIN.get(m.group(1)):
+            r.add(f"user:{KIN[m.group(1)]}", "lives_in", place, 0.6, m.start(), name=True)
+        elif m.group(2) and is_name_token(m.group(2)):
+            r.add(m.group(2), "lives_in", place, 0.6, m.start(), name=True)
+
+    # holidays: "taking the train to gdańsk, christmas at my brother's" ----------------------------
+    hm = re.search(rf"\b({_HOLIDAY_ALT})\b", low)
+    if hm:
+        holiday = HOLIDAYS[hm.group(1)]
+        for m in re.finditer(
+            r"\b(?:train|flight|flying|fly|drive|driving|going|heading|off)\s+(?:up\s+|down\s+)?to\s+"
+            r"|\b(?:spend(?:ing)?|spent)\s+(?:\w+\s+){0,2}in\s+",
+            low,
+        ):
+            place = _place_at(low, orig, m.end(), max_tokens=2)
+            if place:
+                r.add(holiday, "holiday_in", place, 0.5, m.start(), name=True)
+                break
+
+    # car -----------------------------------------------------------------------------------
+    if re.search(r"\b(car|drive|drives|driving|drove|bought|picked\s+up|leased|traded\s+in)\b", low):
+        for m in re.finditer(
+            r"\b(?:(?:19|20)\d\d\s+)?(" + "|".join(sorted(CAR_MAKES, key=len, reverse=True)) + r")\b", low
+        ):
+            if re.search(
+                r"\b(want|wants|wanted|like|likes|considering|looking\s+at|test\s+drive)\b",
+                low[max(0, m.start() - 30) : m.start()],
+            ):
+                continue
+            end = m.end()
+            for a, b in _tokens_from(low, m.end()):
+                tok = low[a:b]
+                if any(c.isdigit() for c in tok) or (is_name_token(tok) and not tok.endswith(("ed", "ing"))):
+                    end = b
+                break
+            if end == m.end() and m.group(1) in _AMBIGUOUS_MAKES:
+                continue
+            r.add("user", "car", (m.start(1), end), 0.6, m.start(), name=True)
+
+    # laptop --------------------------------------------------------------------------------
+    for m in re.finditer(
+        r"\bnew\s+(?:work\s+)?laptop(?:\s+(?:came|arrived|is\s+here|just\s+came))?[!.:,]*\s+"
+        r"(?:(?:a|an|the|it's\s+a|its\s+a)\s+)?",
+        low,
+    ):
+        span = _upto(low, m.end(), max_words=3)
+        if span and is_name_token(low[span[0] : span[1]].split()[0]):
+            r.add("user", "laptop", span, 0.55, m.start(), name=True)
+
+    # job title / employer --------------------------------------------------------------------
+    for m in re.finditer(
+        r"\bi'?m\s+(?:now\s+|officially\s+|finally\s+)*(?:a|an|the)?\s*((?:senior|staff|principal|"
+        r"lead|junior|chief|head)\s+\w+(?:\s+\w+)?)",
+        low,
+    ):
+        phrase = m.group(1).split()
+        keep = [w for w in phrase if w not in STOP or w in ("lead", "head")]
+        if len(keep) >= 2 and keep[1] in ROLE_HEADS:
+            a = m.start(1)
+            r.add("user", "job_title", (a, a + len(" ".join(keep[:2]))), 0.6, m.start(), name=False)
+    for m in re.finditer(r"\bi\s+(?:now\s+)?work\s+(?:at|for)\s+", low):
+        span = _place_at(low, orig, m.end(), max_tokens=3)
+        if span:
+            r.add("user", "employer", span, 0.6, m.start(), name=True)
+
+    # occupation of others: "iza (she's a physio)", "marcus tran (our billing pm)" -------------
+    for m in _at_words(
+        rf"({_NAME}(?:\s+{_NAME})?)(?:\s+from\s+\w+)?\s*\(\s*(?:(?:she|he|they)(?:'s|’s|s|\s+is)\s+)?(?:(?:our|my|the|a|an|their|his|her)\s+)?"
+        r"([^()]{2,60}?)(?:[),]|\s+so\b|$)",
+        low,
+    ):
+        span = _name_at(low, orig, m.start(1), max_tokens=2)
+        role = m.group(2).strip()
+        heads = [] if re.search(r"[:\d#@/]", role) else role.split()
+        if span and heads and (set(heads) & ROLE_HEADS or heads[-1].endswith(("ist", "ian"))):
+            who = low[span[0] : span[1]]
+            if not is_stop(who.split()[0]) and who.split()[0] not in KIN:
+                r.add(who, "occupation", (m.start(2), m.start(2) + len(role)), 0.6, m.start(2), name=False)
+    for m in re.finditer(
+        r"\b(?:she|he)(?:'s|’s|s)\s+(?:the\s+)?((?:pm|product\s+manager|head|lead|manager)\s+(?:for|of)\s+[^(),.;]{2,40})",
+        low,
+    ):
+        who = r.resolve("she" if low[m.start()] == "s" else "he")
+        if who and not is_stop(who) and who not in KIN:
+            r.add(who, "occupation", m.span(1), 0.5, m.start(), name=False)
+    for m in _at_words(
+        rf"({_NAME}(?:\s+{_NAME})?)\s+is\s+(?:now\s+)?(?:(?:our|my|the)\s+(?:new\s+)?)?((?:[\w-]+\s+){{0,3}}"
+        r"(?:lead|head|manager|director|pm|cto|ceo|founder|owner)(?:\s+(?:of|for)\s+[\w\s+-]{2,40}?)?)(?=\s*[,.;()!]|\s+and\b|\s+(?:now|too|btw|again)\b|\s*$)",
+        low,
+    ):
+        span = _name_at(low, orig, m.start(1), max_tokens=2)
+        if span and low[span[0] : span[1]] not in ("i", "it", "he", "she", "this", "that", "there"):
+            who = low[span[0] : span[1]]
+            if who.split()[0] not in KIN and not is_stop(who.split()[0]):
+                r.add(who, "occupation", m.span(2), 0.6, m.start(2), name=False)
+
+    # colleagues and friends -------------------------------------------------------------------
+    for m in _at_words(
+        rf"({_NAME}(?:\s+{_NAME})?)\s+(?:starts|started|is\s+starting)\s+(?:on\s+)?(?:{_DAY_ALT}|"
+        r"today|tomorrow|next\s+week|this\s+week)\b[^.]{0,30}\b(?:onboarding\s+buddy|mentor|new\s+hire)",
+        low,
+    ):
+        span = _name_at(low, orig, m.start(1), max_tokens=2)
+        if span:
+            r.add("user", "colleague", span, 0.55, m.start(), name=True)
+    for m in _at_words(rf"({_NAME})(?:'s|’s|\s+is)\s+pairing\s+with\s+me\b", low):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        if span:
+            r.add("user", "colleague", span, 0.5, m.start(), name=True)
+    for m in _at_words(rf"({_NAME})\s+is\s+(?:an?\s+)?(old\s+)?(family\s+)?friend\b", low):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        if span:
+            rel = "family_friend" if m.group(2) else "friend"
+            r.add("user", rel, span, 0.65, m.start(), name=True)
+    for m in _at_words(
+        rf"({_NAME})\s+(?:is|was)\s+(?:my|our)\s+(?:next[- ]door\s+)?neighbou?r\b"
+        rf"|\b({_NAME})\s+lived\s+(?:two|three|a\s+few|\w+)\s+doors\s+down",
+        low,
+    ):
+        which = 1 if m.group(1) else 2
+        span = _name_at(low, orig, m.start(which), max_tokens=1)
+        if span:
+            r.add("user", "neighbour", span, 0.55, m.start(), name=True)
+
+    # occupation: "iza, she's a physio" (pronoun after a name) ------------------------------------
+    for m in _at_words(rf"({_NAME})\s*[(,]\s*(?:she|he)(?:'s|’s|s|\s+is)\s+an?\s+([\w-]+)\b", low):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        role = m.group(2)
+        if span and (role in ROLE_HEADS or role.endswith(("ist", "ian"))):
+            r.add(low[span[0] : span[1]], "occupation", m.span(2), 0.6, m.start(2), name=False)
+
+    # schedule: "tuesdays are climbing night", "i'm only in the office tuesdays and thursdays" -----
+    for m in re.finditer(
+        rf"\b({_DAY_ALT})\s+(?:is|are)\s+(?:my\s+|our\s+)?([\w-]+)\s+(?:night|day|evening|morning)s?\b", low
+    ):
+        r.add(m.group(2), "schedule", m.span(1), 0.6, m.start(), name=False)
+    for m in re.finditer(
+        rf"\b(?:i'?m|i\s+am|i\s+work)\s+(?:only\s+|now\s+)?in\s+the\s+office\s+(?:on\s+)?((?:{_DAY_ALT})"
+        rf"(?:\s*(?:and|&|/|-|–|to)\s*(?:{_DAY_ALT}))*)",
+        low,
+    ):
+        r.add("office", "schedule", m.span(1), 0.6, m.start(), name=False)
+    for m in re.finditer(rf"\b([\w-]+)\s+(?:is|are)\s+(?:on\s+)?({_DAY_ALT})\b", low):
+        if m.group(1) in (
+            "practice",
+            "climbing",
+            "bouldering",
+            "yoga",
+            "soccer",
+            "football",
+            "swimming",
+            "gym",
+            "choir",
+            "band",
+            "league",
+            "class",
+            "lesson",
+            "lessons",
+            "training",
+            "run",
+            "running",
+        ):
+            r.add(m.group(1), "schedule", m.span(2), 0.5, m.start(), name=False)
+
+    # preferences: "use polars not pandas", "uv first, always", "i prefer x" ------------------
+    for m in re.finditer(
+        r"\b(?:i\s+(?:really\s+)?(?:prefer|love|like)|always\s+use|i\s+always\s+use|i\s+use)\s+"
+        r"([\w+-]+(?:\.\w+)?)",
+        low,
+    ):
+        if not is_stop(m.group(1)):
+            r.add("user", "likes", m.span(1), 0.5, m.start(), name=False)
+    for m in re.finditer(r"\buse\s+([\w.+-]+)\s+(?:not|instead\s+of|over|rather\s+than)\s+([\w.+-]+)", low):
+        if not is_stop(m.group(1)):
+            a, b = m.span(1)
+            r.out.append(FactCandidate("user", "likes", orig[a:b], 0.55, orig, r.span))
+    for m in re.finditer(r"\b([\w.+-]+)\s+first,?\s+always\b|\buse\s+([\w.+-]+)\s+(?:there\s+)?too\b", low):
+        gi = 1 if m.group(1) else 2
+        if not is_stop(m.group(gi)):
+            r.add("user", "likes", m.span(gi), 0.5, m.start(), name=False)
+
+    # allergy, birthday --------------------------------------------------------------------------
+    for m in re.finditer(r"\b(i'?m|i\s+am|(\w+)\s+is)\s+allergic\s+to\s+", low):
+        span = _upto(low, m.end(), max_words=3)
+        if span:
+            allergic = "user" if m.group(1).startswith("i") else (m.group(2) or "user")
+            r.add(allergic, "allergy", span, 0.65, m.start(), name=False)
+    for m in re.finditer(rf"\b(?:(my)|({_NAME})(?:'s|’s)|(her|his))\s+birthday\s+is\s+(?:on\s+)?", low):
+        who = "user" if m.group(1) else (m.group(2) or r.resolve(m.group(3) or ""))
+        span = _upto(low, m.end(), max_words=3)
+        if (
+            who
+            and span
+            and re.search(
+                r"\d|january|february|march|april|may|june|july|august|september|october|"
+                r"november|december",
+                low[span[0] : span[1]],
+            )
+        ):
+            r.add(who, "birthday", span, 0.6, m.start(), name=False)
+
+    # remember names for pronouns in later sentences: a sentence that opens with a name -------
+    first = next(_tokens_from(low, 0), None)
+    if first:
+        tok = low[first[0] : first[1]]
+        if tok in KIN:
+            r.remember(tok, _gender(tok))
+        elif is_name_token(tok) and re.match(r"\s+\w+s\b", low[first[1] :]):
+            pron = re.search(r"\b(she|her|he|his|him)\b", low[first[1] :])
+            r.remember(tok, _gender(pron.group(1)) if pron else "")
+    for m in re.finditer(rf"\b({_KIN_ALT})\b", low):
+        if m.group(1) in MALE | FEMALE:
+            r.remember(m.group(1), _gender(m.group(1)))
+
+
+def extract_sentence(
+    text: str, sentence: Sentence, antecedents: list[tuple[str, str]] | None = None
+) -> list[FactCandidate]:
+    """Facts from one own sentence of `text` (which must already have passed `judge_sentence`)."""
+    reader = _Reader(text, sentence, antecedents if antecedents is not None else [])
+    _rules(reader)
+    seen: set[tuple[str, str, str]] = set()
+    out: list[FactCandidate] = []
+    for c in reader.out:
+        key = (c.subject, c.relation, c.object.lower())
+        if key in seen or c.object.lower() not in c.quote.lower():
+            continue
+        seen.add(key)
+        out.append(c)
+    return out
+
+
+def extract(text: str, *, context: str = "") -> list[FactCandidate]:
+    """Facts the person states about their life in a typed message.
+
+    `context` is optional: the person's previous own message in the same session, used only to
+    resolve "his name is ..." to a relative named there. It never yields facts itself.
+    """
+    antecedents: list[tuple[str, str]] = []
+    if context:
+        for s in own_sentences(context):
+            low = _lower(s.text)
+            for m in re.finditer(rf"\b({_KIN_ALT})\b", low):
+                if m.group(1) in MALE | FEMALE:
+                    antecedents.append((m.group(1), _gender(m.group(1))))
+    out: list[FactCandidate] = []
+    announced: str | None = None
+    for s in own_sentences(text):
+        if not judge_sentence(s.text).ok:
+            announced = None
+            continue
+        out.extend(extract_sentence(text, s, antecedents))
+        if announced:
+            out.extend(_announced_value(announced, s))
+        arrived = _ARRIVED.search(_lower(s.text))
+        announced = arrived.group(1) if arrived else None
+    return out
+
+
+_ARRIVED = re.compile(
+    r"\bnew\s+(?:work\s+)?(laptop|phone|car)\s+(?:came|arrived|is\s+here|showed\s+up|got\s+here)[!.\s]*$"
+)
+
+
+def _announced_value(thing: str, s: Sentence) -> list[FactCandidate]:
+    """ "new work laptop came! framework 13, amd one." -> laptop = the next sentence's first phrase."""
+    low = _mask(_lower(s.text))
+    span = _upto(low, 0, max_words=3)
+    if span is None or not is_name_token(low[span[0] : span[1]].split()[0]) or negated_clause(low, 0):
+        return []
+    if thing == "car" and low[span[0] : span[1]].split()[0] not in CAR_MAKES:
+        return []
+    value = display(s.text[span[0] : span[1]])
+    return [FactCandidate("user", thing, value, 0.5, s.text, s.span)]
+
+
+def confirmed_facts(assistant_text: str, reply: str) -> list[FactCandidate]:
+    """Facts in the assistant's guess that the person's very next reply confirms ("yes, maria").
+
+    A reply that corrects the guess ("no, she's my sister") confirms nothing. The quote is the
+    guess restated in the person's voice; the span is the guess's span in `assistant_text`; the
+    confidence is capped at 0.6, since the words were the assistant's and the person only agreed.
+    """
+    out: list[FactCandidate] = []
+    for g in confirmed_guess(assistant_text, reply):
+        for c in extract(g.text):
+            out.append(FactCandidate(c.subject, c.relation, c.object, min(c.confidence, 0.6), c.quote, g.span))
+    return out

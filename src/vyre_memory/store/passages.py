@@ -1,0 +1,235 @@
+"""Passages, their full-text index and their vectors: the SQL half of retrieval.
+
+Guarantees: every query takes a `Scope` and puts its filter in the SQL itself, so rows outside
+the scope are never read or scored; memory's own sessions (its ask threads) are never passages
+a question can be answered from; vectors are cached by (text hash, model).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..contract import Scope
+
+
+@dataclass(frozen=True)
+class IndexTurn:
+    """A stored turn with what passage building needs."""
+
+    id: int
+    session: str
+    seq: int
+    uuids: tuple[str, ...]
+    role: str
+    kind: str
+    name: str | None
+    text: str
+    ts: str | None
+    tool_name: str | None
+    tool_use_id: str | None
+    paths: tuple[str, ...]
+    cwd: str | None
+    session_kind: str
+    title: str | None = None
+    prompt: str | None = None  # the person's last typed words before this turn, in its session
+
+
+@dataclass(frozen=True)
+class NewPassage:
+    turn: int
+    session: str
+    seq: int
+    piece: int
+    uuids: tuple[str, ...]
+    kind: str
+    ts: str | None
+    text: str
+    search: str
+    text_hash: str
+
+
+@dataclass(frozen=True)
+class PassageRow:
+    id: int
+    turn: int
+    session: str
+    seq: int
+    piece: int
+    uuids: tuple[str, ...]
+    kind: str
+    ts: str | None
+    text: str
+    name: str | None
+    role: str
+    tool_name: str | None
+    cwd: str | None
+    session_kind: str
+    title: str | None
+
+
+def scope_sql(scope: Scope, session_alias: str = "s") -> tuple[str, list[object]]:
+    """The WHERE fragment for a scope, over the sessions table aliased `session_alias`."""
+    from .sqlite import scope_clause
+
+    folders = scope.folders()
+    where, params = scope_clause(folders, column=f"{session_alias}.cwd")
+    kinds = scope.excluded_session_kinds()
+    if kinds:
+        where += f" AND {session_alias}.kind NOT IN ({','.join('?' * len(kinds))})"
+        params += list(kinds)
+    return where, params
+
+
+class PassageStore:
+    conn: sqlite3.Connection
+
+    # -- building --------------------------------------------------------------------------------
+    def indexed_turn(self) -> int:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'indexed_turn'").fetchone()
+        return int(row[0]) if row else 0
+
+    def turns_to_index(self, after_id: int, limit: int = 5000) -> list[IndexTurn]:
+        rows = self.conn.execute(
+            """SELECT t.id, t.session, t.seq, t.uuids, t.role, t.kind, t.name, t.text, t.ts, t.tool_name,
+                      t.tool_use_id, t.paths, s.cwd, s.kind AS session_kind, s.title,
+                      (SELECT p.text FROM turns p WHERE p.session = t.session AND p.seq < t.seq
+                         AND p.kind IN ('typed', 'agent_prompt') ORDER BY p.seq DESC LIMIT 1) AS prompt
+               FROM turns t JOIN sessions s ON s.id = t.session WHERE t.id > ? ORDER BY t.id LIMIT ?""",
+            (after_id, limit),
+        ).fetchall()
+        return [
+            IndexTurn(
+                id=r[0], session=r[1], seq=r[2], uuids=tuple(json.loads(r[3])), role=r[4], kind=r[5], name=r[6],
+                text=r[7], ts=r[8], tool_name=r[9], tool_use_id=r[10],
+                paths=tuple(json.loads(r[11])) if r[11] else (), cwd=r[12], session_kind=r[13], title=r[14],
+                prompt=r[15],
+            )
+            for r in rows
+        ]
+
+    def tool_pair(self, session: str, tool_use_id: str, kind: str) -> tuple[int, tuple[str, ...], str] | None:
+        """The other half of a tool call: (turn id, uuids, text) of the `kind` turn with this id."""
+        row = self.conn.execute(
+            "SELECT id, uuids, text FROM turns WHERE session = ? AND tool_use_id = ? AND kind = ? ORDER BY id LIMIT 1",
+            (session, tool_use_id, kind),
+        ).fetchone()
+        return (row[0], tuple(json.loads(row[1])), row[2]) if row else None
+
+    def add_passages(self, passages: Sequence[NewPassage], indexed_turn: int) -> None:
+        with self.transaction() as c:  # type: ignore[attr-defined]
+            c.executemany(
+                """INSERT OR IGNORE INTO passages (turn, session, seq, piece, uuids, kind, ts, text, search, text_hash)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                [
+                    (p.turn, p.session, p.seq, p.piece, json.dumps(list(p.uuids)), p.kind, p.ts, p.text, p.search,
+                     p.text_hash)
+                    for p in passages
+                ],
+            )
+            c.execute("UPDATE meta SET value = ? WHERE key = 'indexed_turn'", (str(indexed_turn),))
+
+    # -- vectors --------------------------------------------------------------------------------
+    def texts_without_vectors(self, model: str, limit: int = 512) -> list[tuple[str, str]]:
+        return [
+            (r[0], r[1])
+            for r in self.conn.execute(
+                """SELECT p.text_hash, MIN(p.search) FROM passages p
+                   WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = p.text_hash AND v.model = ?)
+                   GROUP BY p.text_hash LIMIT ?""",
+                (model, limit),
+            )
+        ]
+
+    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        with self.transaction() as c:  # type: ignore[attr-defined]
+            c.executemany(
+                "INSERT OR REPLACE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)",
+                [(h, model, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items],
+            )
+
+    def load_vectors(self, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
+        """(passage ids, vectors) for every passage that has a vector under `model`."""
+        rows = self.conn.execute(
+            "SELECT p.id, v.vec FROM passages p JOIN vectors v ON v.text_hash = p.text_hash AND v.model = ? "
+            "ORDER BY p.id",
+            (model,),
+        ).fetchall()
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, dim), dtype=np.float32)
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
+        return ids, mat
+
+    def passage_count(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM passages").fetchone()[0])
+
+    # -- querying -------------------------------------------------------------------------------
+    def bm25(
+        self,
+        match: str,
+        scope: Scope,
+        *,
+        limit: int = 100,
+        since: str | None = None,
+        until: str | None = None,
+    ) -> list[tuple[int, float]]:
+        """(passage id, score) best first; higher is better."""
+        if not match:
+            return []
+        where, params = scope_sql(scope)
+        time_sql = ""
+        if since:
+            time_sql += " AND p.ts >= ?"
+            params.append(since)
+        if until:
+            time_sql += " AND p.ts < ?"
+            params.append(until)
+        try:
+            rows = self.conn.execute(
+                f"""SELECT p.id, bm25(passages_fts) AS score FROM passages_fts
+                    JOIN passages p ON p.id = passages_fts.rowid JOIN sessions s ON s.id = p.session
+                    WHERE passages_fts MATCH ? AND {where}{time_sql} ORDER BY score LIMIT ?""",
+                [match, *params, limit],
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [(r[0], -float(r[1])) for r in rows]
+
+    def passage_ids_in_scope(self, scope: Scope, *, since: str | None = None, until: str | None = None) -> np.ndarray:
+        where, params = scope_sql(scope)
+        time_sql = ""
+        if since:
+            time_sql += " AND p.ts >= ?"
+            params.append(since)
+        if until:
+            time_sql += " AND p.ts < ?"
+            params.append(until)
+        rows = self.conn.execute(
+            f"SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session WHERE {where}{time_sql}", params
+        ).fetchall()
+        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    def passages_by_id(self, ids: Sequence[int]) -> dict[int, PassageRow]:
+        out: dict[int, PassageRow] = {}
+        ids = list(ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = self.conn.execute(
+                f"""SELECT p.id, p.turn, p.session, p.seq, p.piece, p.uuids, p.kind, p.ts, p.text, t.name, t.role,
+                           t.tool_name, s.cwd, s.kind, s.title
+                    FROM passages p JOIN turns t ON t.id = p.turn JOIN sessions s ON s.id = p.session
+                    WHERE p.id IN ({','.join('?' * len(chunk))})""",
+                chunk,
+            ).fetchall()
+            for r in rows:
+                out[r[0]] = PassageRow(
+                    id=r[0], turn=r[1], session=r[2], seq=r[3], piece=r[4], uuids=tuple(json.loads(r[5])), kind=r[6],
+                    ts=r[7], text=r[8], name=r[9], role=r[10], tool_name=r[11], cwd=r[12], session_kind=r[13],
+                    title=r[14],
+                )
+        return out

@@ -1,0 +1,242 @@
+"""The fast path's question rules and lookup over personal facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from vyre_memory.ask.personal_questions import KnownFact, answer_personal, parse_personal_question
+
+
+def F(subject: str, relation: str, obj: str, conf: float = 0.7, ts: str = "2026-01-01") -> KnownFact:  # noqa: N802
+    return KnownFact(subject, relation, obj, conf, ts)
+
+
+@pytest.mark.parametrize(
+    ("question", "relation", "subject"),
+    [
+        ("what's my wife's name", "wife", "user"),
+        ("whats my wife called?", "wife", "user"),
+        ("what's my daughter's name", "daughter", "user"),
+        ("who's my manager", "boss", "user"),
+        ("where do i live now", "lives_in", "user"),
+        ("what car do i drive", "car", "user"),
+        ("what's my dog called", "pet", "user"),
+        ("what kind of animal is kumo", "pet_kind", "kumo"),
+        ("who's mila's teacher", "teacher", "mila"),
+        ("where does theo go to preschool", "school", "theo"),
+        ("when is my son's birthday", "birthday", "user"),
+        ("what does iza do for a living?", "occupation", "iza"),
+        ("where did i grow up", "grew_up_in", "user"),
+        ("what night do i usually go climbing", "schedule", "climbing"),
+        ("which python package manager do i like to use", "likes", "user"),
+        ("where did i spend christmas?", "holiday_in", "christmas"),
+        ("what's my sourdough starter called", "called", "starter"),
+    ],
+)
+def test_personal_question_maps_to_lookup(question: str, relation: str, subject: str) -> None:
+    q = parse_personal_question(question)
+    assert q is not None
+    assert q.relation == relation
+    assert q.subject == subject
+
+
+def test_who_is_name_is_a_reverse_lookup() -> None:
+    q = parse_personal_question("who is dani")
+    assert q is not None and q.reverse == "dani"
+    q = parse_personal_question("how do i know bram")
+    assert q is not None and q.reverse == "bram"
+
+
+def test_where_does_my_sister_live_chains_through_the_sister() -> None:
+    q = parse_personal_question("where does my sister live")
+    assert q is not None and q.via == ("sister",) and q.relation == "lives_in"
+    facts = [F("user", "sister", "Hanna"), F("hanna", "lives_in", "Denver", 0.5)]
+    ans = answer_personal(q, facts)
+    assert ans is not None and "Denver" in ans.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which file had the stripe refund bug",
+        "what did we decide about the harlow portal login",
+        "when did we deploy invoice-renderer to prod",
+        "who ran the pen test in august",
+        "what version of the api did we ship yesterday",
+        "how much did we pay for the mazda",
+    ],
+)
+def test_work_question_is_not_personal(question: str) -> None:
+    assert parse_personal_question(question) is None
+
+
+def test_answer_uses_template_and_fact() -> None:
+    q = parse_personal_question("what's my wife's name")
+    assert q is not None
+    ans = answer_personal(q, [F("user", "wife", "Ines")])
+    assert ans is not None and ans.text == "Your wife is Ines." and ans.value == "Ines"
+
+
+def test_newest_value_wins_for_a_changing_fact() -> None:
+    q = parse_personal_question("where do i live")
+    assert q is not None
+    facts = [F("user", "lives_in", "Logan Square", ts="2026-05-01"), F("user", "lives_in", "Evanston", ts="2026-08-01")]
+    ans = answer_personal(q, facts)
+    assert ans is not None and ans.value == "Evanston"
+
+
+def test_who_someone_is_needs_confidence_point_six() -> None:
+    q = parse_personal_question("who is ines")
+    assert q is not None
+    assert answer_personal(q, [F("user", "wife", "Ines", 0.55)]) is None
+    ans = answer_personal(q, [F("user", "wife", "Ines", 0.55), F("user", "wife", "Ines", 0.45)])
+    assert ans is not None and "wife" in ans.text
+
+
+def test_contested_one_valued_relation_abstains() -> None:
+    q = parse_personal_question("what's my wife's name")
+    assert q is not None
+    assert answer_personal(q, [F("user", "wife", "Ines"), F("user", "wife", "Carol", 0.6)]) is None
+
+
+def test_pet_of_another_kind_never_answers() -> None:
+    q = parse_personal_question("what's my cat's name")
+    assert q is not None
+    facts = [F("user", "pet", "Kumo"), F("kumo", "pet_kind", "dog")]
+    assert answer_personal(q, facts) is None
+    q = parse_personal_question("what's my dog's name")
+    assert q is not None
+    ans = answer_personal(q, facts)
+    assert ans is not None and ans.value == "Kumo"
+
+
+def test_first_name_alone_does_not_pick_a_full_named_colleague() -> None:
+    q = parse_personal_question("who is marcus")
+    assert q is not None
+    assert answer_personal(q, [F("marcus tran", "occupation", "billing PM", 0.6)]) is None
+    q = parse_personal_question("who is marcus tran")
+    assert q is not None
+    assert answer_personal(q, [F("marcus tran", "occupation", "billing PM", 0.6)]) is not None
+
+
+def test_daughter_needs_gendered_evidence() -> None:
+    q = parse_personal_question("what's my daughter's name")
+    assert q is not None
+    assert answer_personal(q, [F("user", "child", "Theo", 0.45), F("user", "child", "Theo", 0.45)]) is None
+    ans = answer_personal(q, [F("user", "child", "Mila", 0.45), F("user", "daughter", "Mila", 0.55)])
+    assert ans is not None and ans.value == "Mila"
+
+
+def test_tool_preference_is_filtered_by_category() -> None:
+    q = parse_personal_question("which dataframe library do i prefer?")
+    assert q is not None
+    ans = answer_personal(q, [F("user", "likes", "uv", 0.55), F("user", "likes", "polars", 0.55)])
+    assert ans is not None and ans.value == "polars"
+
+
+def test_no_facts_means_no_answer() -> None:
+    q = parse_personal_question("what's our realtor's name")
+    assert q is None or answer_personal(q, []) is None
+
+
+# --- end to end over a small unseen world: trust + reader + fast path -----------------------------------------
+
+_WORLD = [
+    ("typed", "interactive", "2026-01-06", "my husband rafael is making paella tonight so i need to finish by 6"),
+    ("typed", "interactive", "2026-01-07", "pasting the email from our client"),
+    (
+        "typed",
+        "interactive",
+        "2026-01-07",
+        "From: Olga Brandt <olga@brandt.example>\nSubject: invoices\n\nHi Nora,\nMy husband Klaus and I moved to "
+        "Hamburg last month so the address changed.\n\nBest,\nOlga",
+    ),
+    ("typed", "interactive", "2026-01-08", "quick one before standup. we live in utrecht now, the commute is fine"),
+    ("typed", "interactive", "2026-01-09", "have to take biscuit to the vet at 4, he ate a whole sock again"),
+    ("typed", "interactive", "2026-01-10", "our dog biscuit is fine btw"),
+    ("typed", "headless", "2026-01-10", "You are running unattended for Nora. Her husband Pieter lives in Rotterdam."),
+    ("typed", "subagent", "2026-01-10", "Context: Nora lives in Groningen with her cat Mochi."),
+    ("assistant", "interactive", "2026-01-11", "Hope your cat Biscuit feels better!"),
+    ("typed", "interactive", "2026-01-12", "sem (he's 8) has a school trip friday. his teacher is juf anke"),
+    ("typed", "interactive", "2026-01-13", "[09:12] jeroen: my wife lotte says the build is red\n[09:13] nora: on it"),
+    ("typed", "interactive", "2026-01-14", "if i lived in berlin i'd bike everywhere"),
+    (
+        "typed",
+        "interactive",
+        "2026-01-15",
+        "my sister femke and her husband joost are visiting from ghent this weekend",
+    ),
+    ("typed", "interactive", "2026-01-16", "sold the old golf, picked up a used skoda octavia estate on saturday"),
+    (
+        "typed",
+        "interactive",
+        "2026-01-17",
+        'test fixture for signup: {"name": "Jordan", "spouse": "Alex", "city": "Leeds"}',
+    ),
+    ("typed", "interactive", "2026-01-18", "my manager is called ingrid, she wants the report by friday"),
+    ("typed", "interactive", "2026-01-19", "thursdays are swimming night for me"),
+    ("typed", "interactive", "2026-01-21", "emma, my daughter, starts at de regenboog next week"),
+    ("typed", "memory", "2026-01-22", "what's my husband's name"),
+    ("assistant", "memory", "2026-01-22", "Your husband is Pieter."),
+]
+
+
+def _world_facts() -> list[KnownFact]:
+    from vyre_memory.read.rules import extract
+    from vyre_memory.read.trust import judge_turn
+
+    facts: list[KnownFact] = []
+    prev: str | None = None
+    for kind, session_kind, ts, text in _WORLD:
+        if kind != "typed":
+            continue
+        verdict = judge_turn(kind, session_kind, text, previous_text=prev)
+        prev = text
+        if verdict.ok:
+            facts.extend(KnownFact(c.subject, c.relation, c.object, c.confidence, ts) for c in extract(text))
+    return facts
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("what's my husband's name", "Rafael"),
+        ("where do i live", "Utrecht"),
+        ("what's my dog's name", "Biscuit"),
+        ("what kind of animal is biscuit", "dog"),
+        ("who is sem's teacher", "Anke"),
+        ("where does my sister live", "Ghent"),
+        ("what car do i drive", "Skoda"),
+        ("who's my manager", "Ingrid"),
+        ("what night do i go swimming", "thursday"),
+        ("what's my daughter's name", "Emma"),
+        ("who is rafael", "husband"),
+        ("what's my cat's name", None),
+        ("what's my wife's name", None),
+        ("who is klaus", None),
+        ("who is jordan", None),
+        ("who is pieter", None),
+    ],
+)
+def test_unseen_world_answers_from_own_words_and_never_from_traps(question: str, expected: str | None) -> None:
+    q = parse_personal_question(question)
+    assert q is not None
+    ans = answer_personal(q, _world_facts())
+    if expected is None:
+        assert ans is None
+    else:
+        assert ans is not None and expected.lower() in ans.text.lower()
+    if ans is not None:
+        for trap in (
+            "Klaus",
+            "Hamburg",
+            "Pieter",
+            "Rotterdam",
+            "Groningen",
+            "Mochi",
+            "Lotte",
+            "Berlin",
+            "Jordan",
+            "Leeds",
+        ):
+            assert trap not in ans.text

@@ -1,0 +1,116 @@
+"""The rule-based fact reader: casual, lowercase phrasings from the person's own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from vyre_memory.read.relations import RELATIONS
+from vyre_memory.read.rules import extract
+
+
+def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
+    return {(c.subject, c.relation, c.object) for c in extract(text, context=context)}
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("have to pick up dani, my wife, at 5", ("user", "wife", "Dani")),
+        ("my wife ines pretends she wanted the outback", ("user", "wife", "Ines")),
+        ("my wife's name is lucía btw", ("user", "wife", "Lucía")),
+        ("emrys starts at st mary's monday", ("emrys", "school", "St Mary's")),
+        ("we finally moved into the bristol flat", ("user", "moved_to", "Bristol")),
+        ("internet at the new place in leeds finally works", ("user", "lives_in", "Leeds")),
+        ("i live in porto these days", ("user", "lives_in", "Porto")),
+        ("my manager rosa signed off on it", ("user", "boss", "Rosa")),
+        ("my nephew oskar (5) is here", ("user", "nephew", "Oskar")),
+        ("staying at my brother tomek's this weekend", ("user", "brother", "Tomek")),
+        ("our dog is called biscuit", ("user", "pet", "Biscuit")),
+        ("our dog is called biscuit", ("biscuit", "pet_kind", "dog")),
+        ("after this im taking pepper to the dog park", ("user", "pet", "Pepper")),
+        ("picked up the new car saturday, a used 2019 toyota rav4, grey", ("user", "car", "Toyota RAV4")),
+        ("i drive a subaru forester", ("user", "car", "Subaru Forester")),
+        ("zoe starts 3rd grade tomorrow!! her teacher is ms okafor", ("zoe", "teacher", "Ms Okafor")),
+        ("ada (shes 6, first grade) loves it", ("user", "daughter", "Ada")),
+        ("leo (he's 4) wants a go", ("user", "son", "Leo")),
+        ("priya (she's a pharmacist) says it's fine", ("priya", "occupation", "pharmacist")),
+        ("karl is our platform lead now", ("karl", "occupation", "platform lead")),
+        ("rui from infra (he's our sre guy) approved", ("rui", "occupation", "sre guy")),
+        ("i grew up in cork", ("user", "grew_up_in", "Cork")),
+        ("he lived next to us in tralee when i was growing up", ("user", "grew_up_in", "Tralee")),
+        ("bo is an old family friend", ("user", "family_friend", "Bo")),
+        ("i live with my mum", ("user", "lives_with", "mum")),
+        ("tia's flying in from austin friday (my sister)", ("tia", "lives_in", "Austin")),
+        ("tia's flying in from austin friday (my sister)", ("user", "sister", "Tia")),
+        ("mondays are choir night", ("choir", "schedule", "mondays")),
+        ("i'm only in the office mondays and wednesdays", ("office", "schedule", "mondays and wednesdays")),
+        ("use pnpm not npm pls", ("user", "likes", "pnpm")),
+        ("i'm allergic to peanuts", ("user", "allergy", "peanuts")),
+        ("my partner named the robot vacuum dusty mcdustface", ("vacuum", "called", "Dusty Mcdustface")),
+        ("i'm officially principal engineer as of today", ("user", "job_title", "principal engineer")),
+        ("new laptop came! macbook air, the m3 one.", ("user", "laptop", "Macbook Air")),
+    ],
+)
+def test_casual_lowercase_phrasing_yields_fact(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in _facts(text)
+
+
+def test_relative_named_in_previous_message_is_resolved() -> None:
+    facts = _facts(
+        "config in yaml. his name is bogdan but the sms should say 'Tato'",
+        context="dziadek keeps forgetting pills since babcia died. my dad needs an sms at 8",
+    )
+    assert ("user", "father", "Bogdan") in facts
+
+
+def test_objects_appear_verbatim_in_their_quote_and_relations_are_in_vocabulary() -> None:
+    text = "my wife ines pretends she wanted the outback. picked up the new car, a 2021 mazda cx-5."
+    for c in extract(text):
+        assert c.object.lower() in c.quote.lower()
+        assert c.relation in RELATIONS
+        assert text[c.span[0] : c.span[1]] == c.quote
+        assert 0 < c.confidence <= 1
+
+
+def test_explicit_cue_is_more_confident_than_inference() -> None:
+    explicit = [c for c in extract("my dog pepper ate a sock") if c.relation == "pet"]
+    inferred = [c for c in extract("taking pepper to the dog park") if c.relation == "pet"]
+    assert explicit[0].confidence > inferred[0].confidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my wife is on nights at the hospital this week",  # no name given
+        "mila starts 2nd grade tomorrow at the new school",  # "the new school" is not a name
+        "ines wants an outback, i want a cx-5, we'll see",  # a wish, not a car
+        "the climbing gym in evanston is tiny",
+        "run the tests and commit",
+        "Growth is $12.95/seat and Scale $34.90/seat",
+        "tamsin lives in excel",  # not the user; never the user's home
+    ],
+)
+def test_no_fact_is_invented_from_ordinary_sentences(text: str) -> None:
+    facts = _facts(text)
+    assert not any(s == "user" and r in ("wife", "school", "car", "lives_in") for s, r, _ in facts), facts
+    assert not any(r == "school" for _, r, _ in facts)
+
+
+def test_name_not_confused_with_place_before_apposition() -> None:
+    facts = _facts("i'm still at tomek's in gdynia, my nephew oskar (5) is watching tv")
+    assert ("user", "nephew", "Oskar") in facts
+    assert ("user", "nephew", "Gdynia") not in facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we moved to postgres last year",
+        "we moved to the cloud in 2024",
+        "tried the new place in andersonville, great tacos",
+        "i basically live in excel these days",
+        "report came in from halvard security",
+    ],
+)
+def test_dev_talk_is_never_read_as_a_home(text: str) -> None:
+    assert not any(r in ("lives_in", "moved_to", "home_city") for _, r, _ in _facts(text))
