@@ -62,7 +62,6 @@ _NON_TURN_TYPES = {
 }
 _TITLE_RANK = {"summary": 1, "ai-title": 2, "custom-title": 3}
 _TITLE_FIELD = {"summary": "summary", "ai-title": "aiTitle", "custom-title": "customTitle"}
-_HEADLESS_ENTRYPOINTS = {"sdk-cli", "sdk-py", "sdk-ts"}
 
 _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.S)
 _IDE_TAGS = re.compile(
@@ -95,15 +94,8 @@ class ClaudeCodeFormat:
 
     def sniff(self, path: Path) -> bool:
         if path.is_dir():
-            return any(True for _ in self.files(path))
-        if path.suffix != ".jsonl":
-            return False
-        try:
-            with path.open("rb") as f:
-                head = f.read(65536)
-        except OSError:
-            return False
-        return b'"sessionId"' in head or b'"parentUuid"' in head
+            return any(_looks_like_claude_code(f) for f in _first(self.files(path), 5))
+        return path.suffix == ".jsonl" and _looks_like_claude_code(path)
 
     def files(self, root: Path) -> Iterator[Path]:
         if root.is_file():
@@ -111,8 +103,8 @@ class ClaudeCodeFormat:
             return
         for path in sorted(root.rglob("*.jsonl")):
             parts = path.relative_to(root).parts
-            if "workflows" in parts and path.name == "journal.jsonl":
-                continue
+            if path.name.startswith("rollout-") or path.name == "journal.jsonl":
+                continue  # Codex rollouts; Workflow journals
             if "tool-results" in parts or "memory" in parts[:-1]:
                 continue
             if path.is_file():
@@ -565,5 +557,19 @@ def _read_meta(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def is_headless(entrypoint: str | None, headless_hint: bool) -> bool:
-    return (entrypoint in _HEADLESS_ENTRYPOINTS) or headless_hint
+def _first(items: Iterator[Path], n: int) -> list[Path]:
+    out = []
+    for item in items:
+        out.append(item)
+        if len(out) >= n:
+            break
+    return out
+
+
+def _looks_like_claude_code(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    return (b'"sessionId"' in head or b'"parentUuid"' in head) and b'"payload"' not in head[:2000]

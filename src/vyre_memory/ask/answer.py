@@ -1,0 +1,128 @@
+"""The model answer step: the question and the top passages in, a cited answer or an abstention out.
+
+Guarantees:
+- Never raises for anything a model does (errors, timeouts, garbage): every failure is an abstention with a
+  `reason`. Only `ModelCallsForbidden` (a real call under tests) propagates, because it is a bug, not weather.
+- Code checks, not the model, decide whether an answer is told: every cite must be one of the passages given
+  (1..N), and every name, number, date, file name and identifier in the answer must appear in the cited passages
+  (`grounding.check`). A failed check means abstain.
+- Output that does not parse is retried once (a request with a note, so its own key); a second failure abstains.
+  A timeout is not retried. Each call is bounded by `timeout_s`, so the step takes at most `2 * timeout_s`
+  (and only `timeout_s` when the first call times out).
+- An abstention has `answer=None`, `confidence=0.0` and no citations except when the model itself abstained;
+  `known` keeps only the model's facts whose names and numbers are found in the passages.
+- Deterministic: the same inputs make the same requests (the same request keys); no clock but `perf_counter`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from vyre_memory.contract import Passage
+from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
+from vyre_memory.models.base import ModelBackend, ModelRequest
+
+from . import grounding
+from .prompts import answer as prompt
+from .prompts import complete, project_of
+
+__all__ = ["AnswerResult", "answer_with_model", "check_answer", "evidence"]
+
+DEFAULT_TIMEOUT_S = 1.5
+MAX_PASSAGES = 8
+
+
+@dataclass(frozen=True)
+class AnswerResult:
+    answer: str | None
+    confidence: float
+    abstained: bool
+    cite: list[Passage] = field(default_factory=list)
+    known: list[str] = field(default_factory=list)
+    reason: str = ""  # why it abstained; "" when it answered
+    cost_usd: float = 0.0
+    latency_ms: float = 0.0
+    calls: int = 0
+
+
+def evidence(p: Passage) -> str:
+    """What a cited passage grounds: its text, its speaker, its project and its date (all shown to the model)."""
+    return grounding.passage_evidence(p.text, name=p.name, ts=p.ts, project=project_of(p.cwd))
+
+
+def _abstain(reason: str, *, known: Sequence[str] = (), cite: Sequence[Passage] = ()) -> AnswerResult:
+    return AnswerResult(answer=None, confidence=0.0, abstained=True, cite=list(cite), known=list(known), reason=reason)
+
+
+def _grounded_known(known: Sequence[str], passages: Sequence[Passage]) -> list[str]:
+    ev = grounding.Evidence(evidence(p) for p in passages)
+    return [k for k in known if grounding.check(k, ev).ok]
+
+
+def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage]) -> AnswerResult:
+    """Turn what the model said into a result, by the code checks (citations, grounding); no model involved."""
+    known = _grounded_known(out.known, passages)
+    valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
+    if out.abstain or out.answer is None:
+        return _abstain("model says not sure", known=known, cite=[passages[i - 1] for i in valid])
+    bad = [i for i in dict.fromkeys(out.cite) if not 1 <= i <= len(passages)]
+    if bad:
+        return _abstain(f"bad citation: {bad[0]} is not one of 1..{len(passages)}", known=known)
+    if not valid:
+        return _abstain("bad citation: none given", known=known)
+    cited = [passages[i - 1] for i in valid]
+    result = grounding.check(out.answer, [evidence(p) for p in cited])
+    if not result.ok:
+        return _abstain(f"ungrounded: {result.missing[0]!r} not in cited text", known=known)
+    return AnswerResult(answer=out.answer, confidence=out.confidence, abstained=False, cite=cited, known=known)
+
+
+def answer_with_model(
+    question: str,
+    passages: Sequence[Passage],
+    backend: ModelBackend | None,
+    *,
+    now: datetime,
+    qclass: str,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    model: str = "",
+    user_name: str = "",
+) -> AnswerResult:
+    """Ask `backend` to answer `question` from the first `MAX_PASSAGES` passages, then check what it says."""
+    start = time.perf_counter()
+    shown = list(passages[:MAX_PASSAGES])
+    cost, calls = 0.0, 0
+
+    def done(result: AnswerResult) -> AnswerResult:
+        return replace(result, cost_usd=cost, calls=calls, latency_ms=(time.perf_counter() - start) * 1000)
+
+    if not shown:
+        return done(_abstain("no passages"))
+    if backend is None:
+        return done(_abstain("no model"))
+    req: ModelRequest = prompt.request(
+        question, shown, now=now, qclass=qclass, timeout_s=timeout_s, model=model, user_name=user_name
+    )
+    for attempt in (1, 2):
+        calls += 1
+        try:
+            response = complete(backend, req)
+        except ModelCallsForbidden:
+            raise
+        except ModelTimeout:
+            return done(_abstain("model timeout"))
+        except Exception as exc:  # a backend's failure is an abstention, never a crash
+            return done(_abstain(f"model error: {type(exc).__name__}: {exc}"))
+        cost += response.cost_usd
+        try:
+            out = prompt.parse(response.text)
+        except ModelOutputError:
+            if attempt == 1:
+                req = prompt.retry_request(req)
+                continue
+            return done(_abstain("unparseable output"))
+        return done(check_answer(out, shown))
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,384 @@
+"""Is an answer grounded? Every name, number, date, file name and identifier it states must appear in the text it cites.
+
+Guarantees:
+- Pure and deterministic: no I/O, no clock, no model. The same (answer, texts) always gives the same result.
+- `claims(answer)` lists the checkable pieces of an answer in the order they appear, without duplicates: dates in
+  common written forms ("August 22", "22 Aug 2026", "2026-08-22", "8/22"), capitalised names and multiword names
+  ("Marcus Tran"; sentence-opening words such as "The", "Yes", "Switched" are not names), numbers (decimals,
+  percentages, money, versions such as v2.38.2), file names and paths, and identifiers (LED-1440, snake_case,
+  CamelCase, ACRONYMS). Lower-case ordinary words are never claims.
+- `check(answer, texts)` is ok exactly when every claim is found in `texts`, comparing with case, punctuation,
+  thousands separators and a "v" before a version ignored; a date matches the same month and day written any of the
+  forms above (and the year, when the answer gives one); "second" counts as 2. `missing` lists the claims not found.
+- This is the one grounding check: the model answerer, the no-model extractive answerer and the eval's `ungrounded`
+  metric all call it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+__all__ = ["Evidence", "GroundingResult", "check", "claims", "passage_evidence"]
+
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH_NUM = {m: i + 1 for i, m in enumerate(MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {"sept": 9}
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_CARDINALS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty"
+)
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(_CARDINALS.split())}
+_NUMBER_WORDS |= {w: str(i + 1) for i, w in enumerate(_ORDINALS.split())}
+_NUMBER_WORDS |= {"once": "1", "twice": "2", "half": "50", "dozen": "12"}
+
+_MON = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_YEAR = r"(?:19|20)\d\d"
+_DATE = re.compile(
+    rf"(?<![\w/.,:$-])(?:"
+    rf"(?P<iso>(?P<iy>{_YEAR})-(?P<im>0?[1-9]|1[0-2])-(?P<id>[12]\d|3[01]|0?[1-9]))"
+    rf"|(?P<md>(?P<m1>{_MON})\s+(?P<d1>{_DAY})(?![\w:]|[.,]\d)(?:,?\s+(?P<y1>{_YEAR}))?)"
+    rf"|(?P<dm>(?P<d2>{_DAY})(?:\s+of)?\s+(?P<m2>{_MON})(?:,?\s+(?P<y2>{_YEAR}))?)"
+    rf"|(?P<my>(?P<m3>{_MON})\s+(?P<y3>{_YEAR}))"
+    rf"|(?P<us>(?P<um>0?[1-9]|1[0-2])/(?P<ud>[12]\d|3[01]|0?[1-9])(?:/(?P<uy>{_YEAR}|\d\d))?)"
+    rf")(?![\w/-])",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"[^\s]+")
+_STRIP = "()[]{}<>\"'`“”‘’,;:!?*"
+
+# Words that start sentences or fill answers; capitalised, they are still not names.
+_COMMON_WORDS = (
+    """
+a an the this that these those it its it's he she they them their there here we you your yours i i'm i've me my
+mine our ours his her hers him who whom whose what which when where why how yes no not none nothing nobody
+maybe probably possibly perhaps likely unknown unclear sure ok okay yeah yep nope also and or but so then
+because since after before until while during about around at by for from in into of on onto to with without
+over under between through per via as if than is was are were be been being am do does did done has have had
+can could will would shall should may might must one some any all each every both either neither most many
+much more less few several first last next new old now today yesterday tomorrow tonight still just only
+again already always never sometimes usually often once twice both same other another such very too quite
+according mostly roughly about approximately exactly nearly almost over under mr mrs ms dr prof st
+sometime somewhere someone something somebody anyone anything everyone everything everywhere anywhere
+chose went set ran made built wrote took gave got put use keep kept drop switch move run add fix remove left
+"""
+    + "\n"
+    + "well like though although however instead otherwise either per unless whether whatever"
+)
+
+_COMMON = frozenset(_COMMON_WORDS.split()) | frozenset(_CARDINALS.split()) | frozenset(_ORDINALS.split())
+
+
+_CONNECTORS = frozenset({"of", "the", "de", "van", "von", "da", "di", "del", "la", "le"})
+_ABBREVIATION = re.compile(r"[A-Z]\.|(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr)\.")
+_LATIN = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m", "cf"})
+
+
+@dataclass(frozen=True)
+class GroundingResult:
+    ok: bool
+    missing: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- normalising
+
+
+_WORD = re.compile(r"[^\W_]+")
+_V_NUMBER = re.compile(r"v\d+")
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
+_YEAR_WORD = re.compile(r"(?:19|20)\d\d")
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case alphanumeric runs; a 'v' glued to a version number ("v2") is dropped; "1st" becomes "1"."""
+    out = _WORD.findall(text.lower())
+    for i, w in enumerate(out):
+        if w[0] == "v" and _V_NUMBER.fullmatch(w):
+            out[i] = w[1:]
+        elif w[-1] in "tdh" and w[0].isdigit() and _ORDINAL.fullmatch(w):
+            out[i] = w[:-2]
+    return out
+
+
+@dataclass(frozen=True)
+class _Date:
+    month: int
+    day: int | None
+    year: int | None
+
+
+def _date_of(m: re.Match[str]) -> _Date | None:
+    def num(name: str) -> int | None:
+        v = m.group(name)
+        return int(re.sub(r"\D", "", v)) if v else None
+
+    def mon(name: str) -> int:
+        return _month(m.group(name))
+
+    if m.group("iso"):
+        return _Date(num("im") or 0, num("id"), num("iy"))
+    if m.group("md"):
+        return _Date(mon("m1"), num("d1"), num("y1"))
+    if m.group("dm"):
+        return _Date(mon("m2"), num("d2"), num("y2"))
+    if m.group("my"):
+        return _Date(mon("m3"), None, num("y3"))
+    year = num("uy")
+    if year is not None and year < 100:
+        year += 2000
+    return _Date(num("um") or 0, num("ud"), year)
+
+
+def _month(word: str) -> int:
+    w = word.lower().rstrip(".")
+    return _MONTH_NUM.get(w) or _MONTH_NUM.get(w[:3], 0)
+
+
+_ORDINAL_DAY = re.compile(r"(?<![\w.])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\d.,:])\d[\d,]*(?:[.:]\d+)*")
+
+
+def _number(text: str) -> str:
+    n = text.replace(",", "")
+    return str(int(n)) if n.isdigit() else n
+
+
+class Evidence:
+    """The cited texts, indexed once for many claims."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        joined = "\n".join(texts)
+        self.words = _words(joined)
+        self.positions: dict[str, list[int]] = {}
+        for i, w in enumerate(self.words):
+            self.positions.setdefault(w, []).append(i)
+        # a date's numbers are its day and year: "2026-08-22" does not say "8"
+        undated = _DATE.sub(" | ", joined)
+        self.numbers = {_number(m.group(0)) for m in _NUMBER.finditer(undated)}
+        self.numbers |= {v for w in self.positions if (v := _NUMBER_WORDS.get(w))}
+        self.dates: set[tuple[int, int | None, int | None]] = set()
+        self.months: set[int] = set()
+        self.years: set[int] = set()
+        for m in _DATE.finditer(joined):
+            d = _date_of(m)
+            if d is None or not d.month:
+                continue
+            self.dates.add((d.month, d.day, d.year))
+            self.numbers |= {str(n) for n in (d.day, d.year) if n is not None}
+            self.months.add(d.month)
+            if d.year:
+                self.years.add(d.year)
+        self.months |= {n for w in self.positions if (n := _MONTH_NUM.get(w, 0))}
+        # "closing is july 17, we move the 18th": a day said as an ordinal, in a text that names the month
+        self.ordinal_days = {int(m.group(1)) for m in _ORDINAL_DAY.finditer(joined)}
+        self.years |= {int(w) for w in self.positions if w[0] in "12" and _YEAR_WORD.fullmatch(w)}
+
+    def has_words(self, claim: str) -> bool:
+        ws = _words(claim)
+        if not ws:
+            return True
+        key = "".join(ws)
+        # a plural ("Tuesdays") of what the text says will do
+        return self._has_run(key) or (key.endswith("s") and len(key) > 2 and self._has_run(key[:-1]))
+
+    def _has_run(self, key: str) -> bool:
+        """Whether consecutive words of the text, joined, are exactly `key` ("cx 5" and "cx5" both give "cx5")."""
+        words = self.words
+        for first, starts in self.positions.items():
+            if not key.startswith(first):
+                continue
+            for i in starts:
+                acc, j = first, i + 1
+                while len(acc) < len(key) and j < len(words):
+                    acc += words[j]
+                    j += 1
+                if acc == key:
+                    return True
+        return False
+
+    def has_number(self, claim: str) -> bool:
+        """A number as the text writes it: "2.38" is not "2.38.2", "1,200" is "1200", "seven" is 7."""
+        m = _NUMBER.search(claim)
+        return m is not None and _number(m.group(0)) in self.numbers
+
+    def has_date(self, d: _Date) -> bool:
+        for month, day, year in self.dates:
+            if month != d.month or (d.day is not None and day != d.day):
+                continue
+            if d.year is None or year == d.year or (year is None and d.year in self.years):
+                return True
+        year_ok = d.year is None or d.year in self.years
+        return d.day is not None and d.day in self.ordinal_days and d.month in self.months and year_ok
+
+    def has_path(self, claim: str) -> bool:
+        if self.has_words(claim):
+            return True
+        # "app/webhooks/stripe_handler.py" when the text names the folder and the file apart
+        parts = [p for p in re.split(r"[/\\]", claim) if p]
+        return len(parts) > 1 and all(self.has_words(p) for p in parts)
+
+
+# ---------------------------------------------------------------- claims
+
+
+def _is_number(tok: str) -> bool:
+    return re.fullmatch(r"[v$€£¥]?[-+]?\d[\d,]*(?:[.:]\d+)*(?:%|k|m|x|st|nd|rd|th)?", tok, re.IGNORECASE) is not None
+
+
+def _is_path(tok: str) -> bool:
+    if re.search(r"[A-Za-z]", tok) is None:
+        return False
+    if "/" in tok or "\\" in tok:
+        return len(tok) > 1
+    return re.fullmatch(r"[\w.-]*[A-Za-z_][\w-]*\.[A-Za-z][A-Za-z0-9]{0,7}", tok) is not None
+
+
+def _is_identifier(tok: str) -> bool:
+    if "_" in tok.strip("_") or re.search(r"[a-z][A-Z]", tok):
+        return True
+    if re.search(r"\d", tok) and re.search(r"[A-Za-z]", tok):
+        return True
+    if len(tok) >= 2 and tok.isupper() and tok.isalpha() and tok.lower() not in _COMMON:
+        return True  # an acronym
+    return "-" in tok.strip("-") and any(c.isupper() or c.isdigit() for c in tok)
+
+
+def _name_word(tok: str, sentence_start: bool) -> bool:
+    word = re.sub(r"['’]s$", "", tok)
+    if not word[:1].isupper() or not re.fullmatch(r"[^\W\d_][\w'’.-]*", word):
+        return False
+    low = word.lower().rstrip(".")
+    if low in _COMMON:
+        return False
+    # a sentence opener that reads as a verb or adverb ("Switched to uv", "Mostly Tuesdays") is not a name
+    return not (sentence_start and len(low) >= 4 and re.search(r"(?:ed|ing|ly|pt)$", low))
+
+
+def _typed_claims(answer: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    rest = list(answer)
+    for m in _DATE.finditer(answer):
+        out.append(("date", m.group(0).strip()))
+        rest[m.start() : m.end()] = [" | "] + [""] * (m.end() - m.start() - 1)  # a date ends a name
+    text = "".join(rest)
+    run: list[str] = []
+
+    def flush() -> None:
+        while run and not run[-1][:1].isupper():
+            run.pop()  # a connector left hanging ("Bank of")
+        if run:
+            out.append(("name", " ".join(run)))
+            run.clear()
+
+    sentence_start = True
+    for m in _TOKEN.finditer(text):
+        raw = m.group(0)
+        if raw[:1] in "([{\"“‘'":
+            flush()  # an aside or a quote starts a new name: "Marcus Oyelaran (Tidewater ops manager)"
+        tok = raw.strip(_STRIP)
+        ends_clause = bool(re.search(r"[,;:!?)\]]$|\.$", raw)) and not _ABBREVIATION.fullmatch(tok)
+        ends_clause = ends_clause or bool(re.search(r"['’]s$", tok))  # "Mila's Ines" is two names
+        tok = tok.rstrip(".")
+        if not tok or tok.lower() in _LATIN:
+            flush()
+            sentence_start = sentence_start or ends_clause
+            continue
+        if _is_number(tok):
+            flush()
+            out.extend(("number", p) for p in tok.split("/") if p)
+        elif _is_path(tok):
+            flush()
+            out.append(("path", tok))
+        elif _is_identifier(tok):
+            flush()
+            out.append(("id", tok))
+        elif _name_word(tok, sentence_start):
+            run.append(re.sub(r"['’]s$", "", tok))
+        elif run and tok.lower() in _CONNECTORS and not ends_clause:
+            run.append(tok)
+        else:
+            flush()
+        if ends_clause:
+            flush()
+        sentence_start = bool(re.search(r"[.!?:]$", raw))
+    flush()
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for kind, c in out:
+        key = (kind, c.lower())
+        if key not in seen:
+            seen.add(key)
+            unique.append((kind, c))
+    return unique
+
+
+def claims(answer: str) -> list[str]:
+    """The checkable pieces of `answer`, in order, without duplicates."""
+    return [c for _, c in _typed_claims(answer)]
+
+
+def _grounded(kind: str, claim: str, ev: Evidence) -> bool:
+    if kind == "date":
+        m = _DATE.fullmatch(claim)
+        d = _date_of(m) if m else None
+        if d is not None and ev.has_date(d):
+            return True
+        # "7/20" may be a count, not a date: every number in it said in the text will do
+        return ev.has_words(claim) or (bool(m and m.group("us")) and all(ev.has_number(n) for n in claim.split("/")))
+    if kind == "path":
+        return ev.has_path(claim)
+    if kind == "number":
+        return ev.has_number(claim)
+    if ev.has_words(claim):
+        return True
+    if kind == "name":
+        low = claim.lower().rstrip(".")
+        if (n := _month(low)) and low in _MONTH_NUM:
+            return n in ev.months
+    return False
+
+
+def check(answer: str, texts: Sequence[str] | Evidence) -> GroundingResult:
+    """Whether every claim of `answer` is found in `texts`; `missing` lists those that are not."""
+    ev = texts if isinstance(texts, Evidence) else Evidence(texts)
+    missing = [c for kind, c in _typed_claims(answer) if not _grounded(kind, c, ev)]
+    return GroundingResult(ok=not missing, missing=missing)
+
+
+_RELATIVE_DAYS = (("yesterday", -1), ("last night", -1), ("today", 0), ("tonight", 0), ("tomorrow", 1))
+
+
+def passage_evidence(text: str, *, name: str = "", ts: str | None = None, project: str = "") -> str:
+    """The text a passage grounds: its words, who said them, its project folder's name and its date, with
+    "yesterday"/"tomorrow" resolved against that date (so "deployed yesterday" on 2026-08-05 grounds "August 4")."""
+    head = [part for part in (name, project) if part]
+    if ts:
+        try:
+            when = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+        except ValueError:
+            when = None
+        if when is not None:
+            low = text.lower()
+            days = sorted({d for word, d in _RELATIVE_DAYS if word in low} | {0})
+            head.extend(f"{when + timedelta(days=d):%Y-%m-%d %A}" for d in days)
+    return " ".join(head) + "\n" + text if head else text

@@ -1,0 +1,207 @@
+"""The grounding check: what an answer claims, and whether the cited text says it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vyre_memory.ask.grounding import Evidence, GroundingResult, check, claims, passage_evidence
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Ines", ["Ines"]),
+        ("Your wife is Ines.", ["Ines"]),
+        ("Yes. It was Marcus Tran, from finance.", ["Marcus Tran"]),
+        ("The Harlow portal login moved to Entra", ["Harlow", "Entra"]),
+        ("Switched to uv", []),
+        ("Mostly on Tuesdays", ["Tuesdays"]),
+        ("a family friend who lives two doors down", []),
+        ("It was the Lord of the Rings", ["Lord of the Rings"]),
+        ("Dr. Patel", ["Patel"]),
+        ("v2.38.2", ["v2.38.2"]),
+        ("7 of 50 runs", ["7", "50"]),
+        ("$4,200.50 (12%)", ["$4,200.50", "12%"]),
+        ("at 3:30", ["3:30"]),
+        ("August 22, 2026", ["August 22, 2026"]),
+        ("on 22nd of August", ["22nd of August"]),
+        ("2026-08-04", ["2026-08-04"]),
+        ("Aug. 4", ["Aug. 4"]),
+        ("8/22", ["8/22"]),
+        ("in June 2026", ["June 2026"]),
+        ("app/webhooks/stripe_handler.py", ["app/webhooks/stripe_handler.py"]),
+        ("bootstrap.sh and /predict", ["bootstrap.sh", "/predict"]),
+        ("LED-1440, pdf_renderer_v2 and RenderQueue", ["LED-1440", "pdf_renderer_v2", "RenderQueue"]),
+        ("SECURE_PROXY_SSL_HEADER", ["SECURE_PROXY_SSL_HEADER"]),
+        ("an ICU nurse", ["ICU"]),
+        ("json.dumps re-serialised the body", ["json.dumps"]),
+        ("Ines, Ines and ines", ["Ines"]),
+        ("e.g. the 1Gi limit", ["1Gi"]),
+        ("", []),
+    ],
+)
+def test_claims_are_the_checkable_pieces(answer: str, expected: list[str]) -> None:
+    assert claims(answer) == expected
+
+
+TEXT = [
+    "Sam 2026-08-22 Saturday\nwe deployed v2.38.2 to app/webhooks in stripe_handler.py for 1,200 users; "
+    "the car is a CX5; seven of 50 runs failed; LED-1440 is done. marcus  tran agreed. Memory limit 1 GiB, "
+    "cost $4200.50, up 12 percent. Ines's birthday.",
+]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Ines",
+        "INES",
+        "Marcus Tran",
+        "2.38.2",
+        "v2.38.2",
+        "August 22",
+        "Aug. 22, 2026",
+        "22 August",
+        "22nd of August",
+        "8/22",
+        "2026-08-22",
+        "Saturday",
+        "In August",
+        "app/webhooks/stripe_handler.py",
+        "stripe_handler.py",
+        "1200",
+        "1,200 users",
+        "CX-5",
+        "7 of 50",
+        "7/50",
+        "LED-1440",
+        "$4,200.50",
+        "12%",
+        "1 GiB",
+        "The answer is yes.",
+    ],
+)
+def test_said_in_any_written_form_is_grounded(answer: str) -> None:
+    assert check(answer, TEXT) == GroundingResult(ok=True, missing=[])
+
+
+@pytest.mark.parametrize(
+    ("answer", "missing"),
+    [
+        ("Jordan", ["Jordan"]),
+        ("Ines and Jordan", ["Jordan"]),
+        ("Marcus Trane", ["Marcus Trane"]),
+        ("v2.38.3", ["v2.38.3"]),
+        ("2.38", ["2.38"]),
+        ("1,300 users", ["1,300"]),
+        ("August 23", ["August 23"]),
+        ("22 August 2025", ["22 August 2025"]),
+        ("In June", ["June"]),
+        ("Sunday", ["Sunday"]),
+        ("app/payments/stripe_handler.py", ["app/payments/stripe_handler.py"]),
+        ("LED-144", ["LED-144"]),
+        ("1Gi", ["1Gi"]),
+        ("8 of 50", ["8"]),
+    ],
+)
+def test_not_said_is_missing(answer: str, missing: list[str]) -> None:
+    assert check(answer, TEXT) == GroundingResult(ok=False, missing=missing)
+
+
+def test_number_must_match_whole_not_inside_another() -> None:
+    assert not check("7", ["we had 17 failures"]).ok
+    assert check("17", ["we had 17 failures"]).ok
+
+
+def test_nothing_to_check_is_grounded_even_without_text() -> None:
+    assert check("a family friend from two doors down", []).ok
+    assert not check("Gus", []).ok
+
+
+def test_evidence_is_reusable_across_answers() -> None:
+    ev = Evidence(TEXT)
+    assert check("Ines", ev).ok and not check("Jordan", ev).ok
+
+
+def test_passage_evidence_adds_speaker_date_and_resolves_yesterday() -> None:
+    text = passage_evidence("we moved in yesterday", name="Sam", ts="2026-07-19T08:00:00Z")
+    assert text == "Sam 2026-07-18 Saturday 2026-07-19 Sunday\nwe moved in yesterday"
+    assert check("July 18", [text]).ok and check("Sam", [text]).ok
+    assert passage_evidence("plain", ts="not a time") == "plain"
+    assert passage_evidence("plain") == "plain"
+
+
+WORDS = st.sampled_from(
+    [
+        "Ines",
+        "Marcus",
+        "Tran",
+        "the",
+        "fix",
+        "v2.38.2",
+        "1,200",
+        "August",
+        "22",
+        "2026-08-04",
+        "LED-1440",
+        "stripe_handler.py",
+        "app/x.py",
+        "The",
+        "It",
+        "42%",
+        "$5",
+        "of",
+        "and",
+        "CX-5",
+        "Aug.",
+        "4,",
+        "said",
+        "7/50",
+        "Dr.",
+        "e.g.",
+        "Yes,",
+        "Mila's",
+        "3:30",
+        "22nd",
+        "Switched",
+        "v2",
+        "0.5",
+        "(12%)",
+        "June",
+        "2026.",
+        "8/22",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, min_size=1, max_size=12))
+def test_an_answer_is_always_grounded_in_its_own_text(words: list[str]) -> None:
+    text = " ".join(words)
+    assert check(text, [text]).ok, claims(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, min_size=1, max_size=12), st.integers(0, 11), st.integers(1, 12))
+def test_any_span_of_the_text_is_grounded_in_it(words: list[str], a: int, n: int) -> None:
+    text = " ".join(words)
+    span = " ".join(words[a : a + n])
+    assert check(span, [text]).ok, (span, claims(span))
+
+
+def test_a_day_said_as_an_ordinal_grounds_the_date_when_the_month_is_named() -> None:
+    text = ["closing is july 17, we move the 18th"]
+    assert check("July 18", text).ok and check("July 17", text).ok
+    assert not check("August 18", text).ok and not check("July 19", text).ok
+
+
+def test_project_folder_name_is_evidence() -> None:
+    text = passage_evidence("pushed the fix", name="Joel", project="ledgerline-api")
+    assert check("Ledgerline", [text]).ok
+
+
+def test_an_aside_starts_a_new_name() -> None:
+    assert claims("Marcus Oyelaran (Tidewater ops manager)") == ["Marcus Oyelaran", "Tidewater"]
+    assert claims("Two Celery beat schedulers") == ["Celery"]

@@ -1,0 +1,176 @@
+"""The second look, against scripted fake models only: anything short of a clear yes is a disagreement."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from vyre_memory.ask.answer import AnswerResult, answer_with_model
+from vyre_memory.ask.prompts import GRACE_S
+from vyre_memory.ask.prompts import verify as verify_prompt
+from vyre_memory.ask.verify import needs_second_look, second_look, verify
+from vyre_memory.contract import Passage
+from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelTimeout
+from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key, set_model_requests_allowed
+from vyre_memory.models.fake import FakeModel, FunctionModel
+
+NOW = datetime(2026, 9, 30, 9, 0, tzinfo=UTC)
+UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+@pytest.fixture(autouse=True)
+def no_model_requests() -> Iterator[None]:
+    before = set_model_requests_allowed(False)
+    try:
+        yield
+    finally:
+        set_model_requests_allowed(before)
+
+
+def passage(n: int, text: str, *, name: str = "Sam", kind: str = "typed") -> Passage:
+    return Passage(
+        id=n,
+        session=f"5e55{n:04d}-aaaa-4bbb-8ccc-{n:012d}",
+        seq=n,
+        uuids=(f"0000{n:04d}-1111-4222-8333-{n:012d}",),
+        kind=kind,
+        name=name,
+        ts="2026-08-04T10:00:00Z",
+        text=text,
+        score=1.0,
+        cwd="/home/sam/code/ledgerline",
+    )
+
+
+CITED = [
+    passage(1, "Gus from two doors down is basically family at this point"),
+    passage(2, "Gus came over for dinner"),
+]
+
+
+def verdict(supported: object, reason: str = "the user says so") -> str:
+    return json.dumps({"supported": supported, "reason": reason})
+
+
+@pytest.mark.parametrize(
+    ("qclass", "answer", "expected"),
+    [
+        ("person", "Ines", True),
+        ("relation", "a family friend", True),
+        ("who-said", "Marcus Tran", True),
+        ("other", "your sister-in-law", True),
+        ("thing", "Gus is your neighbour", True),
+        ("place", "Dani's boss", True),
+        ("file", "app/webhooks/stripe_handler.py", False),
+        ("number", "7 of 50", False),
+        ("tool", "uv", False),
+        ("date", None, False),
+    ],
+)
+def test_second_look_is_for_people_and_relations_only(qclass: str, answer: str | None, expected: bool) -> None:
+    assert needs_second_look(qclass, answer) is expected
+
+
+def test_agreement_is_a_clear_yes() -> None:
+    result = verify(
+        "how do i know gus", "a neighbour", CITED, FakeModel([verdict(True)], cost_usd=0.0004), timeout_s=0.7
+    )
+    assert (result.agrees, result.reason, result.cost_usd) == (True, "the user says so", 0.0004)
+
+
+def test_disagreement_carries_the_reason() -> None:
+    result = verify(
+        "who is gus", "your brother", CITED, FakeModel([verdict(False, "'basically family' is not kin")]), timeout_s=0.7
+    )
+    assert (result.agrees, result.reason) == (False, "'basically family' is not kin")
+
+
+@pytest.mark.parametrize(
+    ("script", "reason"),
+    [
+        (ModelTimeout("no answer within 0.7s"), "model timeout"),
+        (ModelError("HTTP 401: check ANTHROPIC_API_KEY"), "model error: ModelError: HTTP 401: check ANTHROPIC_API_KEY"),
+        ("yes, supported", "unparseable output"),
+        (verdict("true"), "unparseable output"),
+        (json.dumps({"reason": "fine"}), "unparseable output"),
+    ],
+)
+def test_anything_short_of_a_clear_yes_is_a_disagreement(script: str | BaseException, reason: str) -> None:
+    result = verify("who is gus", "a neighbour", CITED, FakeModel([script]), timeout_s=0.7)
+    assert (result.agrees, result.reason) == (False, reason)
+
+
+def test_no_backend_or_nothing_cited_disagrees_without_a_call() -> None:
+    model = FakeModel([])
+    assert verify("who is gus", "a neighbour", CITED, None, timeout_s=0.7).agrees is False
+    assert verify("who is gus", "a neighbour", [], model, timeout_s=0.7).reason == "nothing cited to verify"
+    assert model.requests == []
+
+
+def test_slow_verify_disagrees_within_the_budget() -> None:
+    def hang(req: ModelRequest) -> str:
+        time.sleep(3.0)
+        return verdict(True)
+
+    start = time.perf_counter()
+    result = verify("who is gus", "a neighbour", CITED, FunctionModel(hang), timeout_s=0.2)
+    assert time.perf_counter() - start < 0.2 + GRACE_S + 0.3
+    assert (result.agrees, result.reason) == (False, "model timeout")
+
+
+def test_request_is_strict_shows_short_ids_and_no_uuid() -> None:
+    model = FakeModel([verdict(True)])
+    verify("who is gus", "a neighbour", CITED, model, timeout_s=0.7)
+    req = model.requests[0]
+    shown = render_user_prompt(req) + req.system
+    assert UUID_RE.search(shown) is None
+    assert all(p.session not in shown and p.uuids[0] not in shown for p in CITED)
+    assert re.findall(r"^\[(\d+)\]", req.prompt, re.M) == ["1", "2"]
+    assert "Answer: a neighbour" in req.prompt and "When in doubt, it is not supported" in req.system
+    assert (req.purpose, req.prompt_name, req.prompt_version) == ("verify", "verify", verify_prompt.VERSION)
+    assert (req.temperature, req.timeout_s, req.json_schema) == (0.0, 0.7, verify_prompt.JSON_SCHEMA)
+    assert 0 < req.max_tokens <= 300
+
+
+def test_same_inputs_give_the_same_request_key() -> None:
+    a, b = FakeModel([verdict(True)]), FakeModel([verdict(True)])
+    verify("who is gus", "a neighbour", CITED, a, timeout_s=0.7)
+    verify("who is gus", "a neighbour", CITED, b, timeout_s=0.7)
+    assert request_key(a.requests[0], "fake") == request_key(b.requests[0], "fake")
+
+
+def test_a_real_model_call_under_tests_is_not_swallowed() -> None:
+    with pytest.raises(ModelCallsForbidden):
+        verify("who is gus", "a neighbour", CITED, FakeModel([ModelCallsForbidden("off")]), timeout_s=0.7)
+
+
+def _answer_then_look(verify_output: str) -> tuple[AnswerResult, FakeModel]:
+    answer = json.dumps({"answer": "Gus, a neighbour", "cite": [1], "confidence": 0.8, "abstain": False, "known": []})
+    model = FakeModel([answer, verify_output], cost_usd=0.001)
+    told = answer_with_model("how do i know gus", CITED, model, now=NOW, qclass="relation", timeout_s=1.5)
+    return second_look("how do i know gus", told, model, qclass="relation", timeout_s=0.7), model
+
+
+def test_second_look_disagreeing_abstains() -> None:
+    result, model = _answer_then_look(verdict(False, "two doors down is a neighbour only by inference"))
+    assert (result.answer, result.abstained, result.confidence, result.cite) == (None, True, 0.0, [])
+    assert result.reason == "second look: two doors down is a neighbour only by inference"
+    assert (result.calls, result.cost_usd) == (2, pytest.approx(0.002))
+    assert [r.purpose for r in model.requests] == ["answer", "verify"]
+
+
+def test_second_look_agreeing_keeps_the_answer() -> None:
+    result, _ = _answer_then_look(verdict(True))
+    assert (result.answer, result.abstained, result.cite, result.calls) == ("Gus, a neighbour", False, [CITED[0]], 2)
+
+
+def test_second_look_is_skipped_where_it_is_not_needed() -> None:
+    told = AnswerResult(answer="uv", confidence=0.9, abstained=False, cite=[CITED[0]], calls=1)
+    model = FakeModel([])
+    assert second_look("which package manager", told, model, qclass="tool", timeout_s=0.7) is told
+    assert model.requests == []
