@@ -24,3 +24,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     h = tmp_path / "vyre-home"
     monkeypatch.setenv("VYRE_HOME", str(h))
     return h
+
+
+@pytest.fixture(autouse=True)
+def _fast_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests embed with the deterministic hash embedder unless they ask for MiniLM themselves."""
+    monkeypatch.setenv("VYRE_EMBEDDER", "hash")

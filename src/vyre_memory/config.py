@@ -6,7 +6,7 @@ config.toml (every key optional):
     user_name = "Joel"                 # how the person's own turns are named in sources
     transcripts = ["~/.claude/projects"]
     builds_memory_folders = []         # sessions in these folders are about building memory
-    embedder = "minilm"                # minilm | openai | hash | none
+    embedder = "minilm"                # minilm | openai | hash | none (env VYRE_EMBEDDER wins)
     [models]                           # per purpose: rerank, answer, verify, reader
     answer = "claude-cli"
 """
@@ -59,7 +59,7 @@ class Config:
             "user_name": raw.get("user_name") or _login_name(),
             "transcripts": tuple(_str_list(raw, "transcripts", path) or [DEFAULT_TRANSCRIPTS]),
             "builds_memory_folders": tuple(_str_list(raw, "builds_memory_folders", path)),
-            "embedder": raw.get("embedder"),
+            "embedder": os.environ.get("VYRE_EMBEDDER") or raw.get("embedder"),
             "models": raw.get("models", {}),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -169,3 +169,131 @@ class Passage:
         d = asdict(self)
         d["uuids"], d["via"] = list(self.uuids), list(self.via)
         return d
+
+
+@dataclass(frozen=True)
+class FactSource:
+    """One mention of a fact: the turn it was read from and the exact sentence."""
+
+    session: str
+    seq: int
+    turn: int
+    uuid: str | None
+    quote: str
+    ts: str | None
+    confidence: float
+    via: str = "typed"  # "typed": the person's own sentence; "confirmed": an assistant guess they confirmed
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A personal fact. `id` is the fact itself (a hash of subject, relation, object), so a re-derive keeps it.
+
+    `status`: "current", or "past" for an older value of something that changes over time (a move,
+    a new car): the newest value wins and the others are kept as its history.
+    """
+
+    id: str
+    subject: str
+    relation: str
+    object: str
+    confidence: float
+    first_ts: str | None
+    last_ts: str | None
+    status: str
+    sources: tuple[FactSource, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["sources"] = [s.to_dict() for s in self.sources]
+        return d
+
+
+@dataclass(frozen=True)
+class AskResult:
+    """The answer contract (DESIGN.md "The contract"): `abstained` means `answer` is None."""
+
+    answer: str | None
+    confidence: float
+    abstained: bool
+    known: tuple[str, ...] = ()
+    sources: tuple[Source, ...] = ()
+    via: str | None = None  # "fact" | "retrieval" | None
+    latency_ms: float = 0.0
+    cost_usd: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "answer": self.answer,
+            "confidence": self.confidence,
+            "abstained": self.abstained,
+            "known": list(self.known),
+            "sources": [s.to_dict() for s in self.sources],
+            "via": self.via,
+            "latency_ms": self.latency_ms,
+            "cost_usd": self.cost_usd,
+            "timings": dict(self.timings),
+        }
+
+
+@dataclass(frozen=True)
+class EdgeSource:
+    """A turn an edge stands on."""
+
+    session: str
+    seq: int
+    uuid: str | None
+    quote: str
+    ts: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A relation in the graph: `src` -[relation]-> `dst` (entity ids), when, on whose word, from which turns.
+
+    `status` is "current", or "superseded" for a decision a newer one on the same topic replaced.
+    """
+
+    id: str
+    src: str
+    relation: str
+    dst: str
+    confidence: float
+    status: str
+    ts: str | None
+    said_by: str | None
+    sources: tuple[EdgeSource, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["sources"] = [s.to_dict() for s in self.sources]
+        return d
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A node of the graph: a person, project, organisation or decision, with its aliases and edges."""
+
+    id: str
+    kind: str  # "person" | "project" | "organisation" | "decision"
+    name: str
+    aliases: tuple[str, ...] = ()
+    pinned: bool = False
+    status: str = "current"
+    first_ts: str | None = None
+    last_ts: str | None = None
+    mentions: int = 0
+    edges: tuple[Edge, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["aliases"] = list(self.aliases)
+        d["edges"] = [e.to_dict() for e in self.edges]
+        return d

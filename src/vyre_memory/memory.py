@@ -7,21 +7,25 @@ mem.search("stripe refund")         # BM25 over turns
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .ask.fast_path import FastPath
 from .ask.index import embed_passages, index_passages
 from .ask.retrieve import Retriever
 from .config import Config
-from .contract import IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
+from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
 from .errors import NotFoundError
 from .ingest.formats import SourceFormat, formats
 from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
 from .models.embed import default_embedder, get_embedder
+from .read.derive import DeriveReport, derive_facts
+from .read.graph import GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.sqlite import Store
 
 _UNSET: Any = object()
@@ -34,6 +38,10 @@ class Memory:
         self._embedder: Any = _UNSET
         self.embedder_reason = ""
         self._retriever: Retriever | None = None
+        self._fast_path: FastPath | None = None
+        self._pipeline: Any = None
+        self._backends: dict[str, Any] = {}
+        self.backend_reasons: dict[str, str] = {}
 
     def close(self) -> None:
         self.store.close()
@@ -60,6 +68,8 @@ class Memory:
         )
         report = run_ingest(self.store, targets, settings, format_name=format, strict=strict, progress=progress)
         self.index(progress=progress)
+        if self.store.get_meta("derived_corpus") != str(self.store.corpus_version()):
+            self.derive(incremental=True)  # only when turns were added or changed; only the new turns are read
         return report
 
     def index(self, progress: Progress | None = None) -> dict[str, int]:
@@ -154,6 +164,153 @@ class Memory:
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats()
+
+    # -- facts and the fast path ----------------------------------------------------------------
+    def derive(self, *, incremental: bool = False) -> DeriveReport:
+        """Re-derive personal facts, then the graph, from the stored turns (ingest runs it incrementally).
+
+        Ids stay the same; an incremental derive reads only new turns and gives the same facts as a full one.
+        """
+        corpus = self.store.corpus_version()
+        report = derive_facts(self.store, self.config.user_name, incremental=incremental)
+        derive_graph(self.store, self.config.user_name)
+        self.store.set_meta("derived_corpus", str(corpus))
+        return report
+
+    def facts(self, subject: str | None = None, relation: str | None = None) -> list[Fact]:
+        """Stored personal facts, optionally of one subject ("user", a name) or relation ("wife")."""
+        return self.store.facts(subject=subject, relation=relation)
+
+    def fact(self, fact_id: str) -> Fact:
+        found = self.store.fact(fact_id)
+        if found is None:
+            raise NotFoundError(f"no fact {fact_id!r} (or the prefix is not unique); list them with: vyre facts list")
+        return found
+
+    def delete_fact(self, fact_id: str) -> Fact:
+        """Delete a fact; the turns it came from never yield it again (a new turn saying it again does)."""
+        found = self.fact(fact_id)
+        self.store.delete_fact(found.id, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        derive_graph(self.store, self.config.user_name)  # what was derived from the fact goes with it
+        return found
+
+    def answer(
+        self,
+        question: str,
+        *,
+        project_cwds: Sequence[str] | None = None,
+        agent_projects: Sequence[str] | None = None,
+        now: datetime | str | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> AskResult:
+        """The fast path: a personal question answered from trusted facts, no model; else an abstention."""
+        return self.fast_path.answer(question, scope=_scope(project_cwds, agent_projects, context), now=now)
+
+    @property
+    def fast_path(self) -> FastPath:
+        if self._fast_path is None:
+            self._fast_path = FastPath(self.store, self.config.user_name)
+        return self._fast_path
+
+    # -- asking -----------------------------------------------------------------------------------
+    def ask(
+        self,
+        question: str,
+        *,
+        project_cwds: Sequence[str] | None = None,
+        agent_projects: Sequence[str] | None = None,
+        room: str | None = None,
+        context: dict[str, Any] | None = None,
+        stream: bool = False,
+        now: datetime | None = None,
+        config: str | None = None,
+    ) -> Any:
+        """One question in, one cited answer out (or "Not sure." with what memory knows).
+
+        Returns an `AskResult`; with `stream=True`, an iterator of events (`memory.thinking`
+        per stage, `memory.answered`, then the result). `room` is accepted for the contract
+        and not used yet. `config` names a retrieval configuration (for ablations).
+        """
+        from .ask.pipeline import Pipeline
+
+        if self._pipeline is None:
+            self._pipeline = Pipeline(self)
+        scope = _scope(project_cwds, agent_projects, context)
+        thread = (context or {}).get("thread")
+        if config is not None:
+            self._pipeline.retrieval_config = config
+        events = self._pipeline.stream(question, scope, now=now, thread=thread)
+        if stream:
+            return events
+        result = None
+        for event in events:
+            if event.result is not None:
+                result = event.result
+        return result
+
+    def backend(self, purpose: str) -> Any | None:
+        """The model backend for a purpose (rerank, answer, verify, reader), or None: no model."""
+        if purpose not in self._backends:
+            from .models.select import select_backend
+
+            backend, reason = select_backend(purpose, self.config.models, os.environ)
+            self._backends[purpose] = backend
+            self.backend_reasons[purpose] = reason
+        return self._backends[purpose]
+
+    def set_backend(self, purpose: str, backend: Any | None, reason: str = "set in code") -> None:
+        """Use this backend (or None: no model) for a purpose; tests pass scripted models here."""
+        self._backends[purpose] = backend
+        self.backend_reasons[purpose] = reason
+
+    def backend_names(self) -> dict[str, str | None]:
+        """Which backend instance serves each purpose (answers cached under one never serve another)."""
+        return {
+            p: (f"{getattr(b, 'name', type(b).__name__)}#{id(b)}" if b is not None else None)
+            for p, b in sorted(self._backends.items())
+        }
+
+    # -- the graph ------------------------------------------------------------------------------
+    def derive_graph(self) -> GraphReport:
+        """Rebuild the graph from facts and turns; the person's edits are re-applied."""
+        return derive_graph(self.store, self.config.user_name)
+
+    def graph(self) -> list[Entity]:
+        """Every entity (people, projects, organisations, decisions) with its edges."""
+        loaded = load_graph(self.store)
+        return [loaded.with_edges(e) for e in loaded.entities.values()]
+
+    def entity(self, name: str) -> Entity:
+        """An entity by name, alias or id, with its edges; NotFoundError if there is none."""
+        return find_entity(load_graph(self.store), name)
+
+    def rename_entity(self, name: str, new_name: str) -> Entity:
+        edit_graph(self.store, self.config.user_name, "rename", name, new=new_name)
+        return self.entity(new_name)
+
+    def merge_entities(self, keep: str, other: str) -> Entity:
+        """Merge `other` into `keep`: its name and aliases become aliases, its edges move over."""
+        edit_graph(self.store, self.config.user_name, "merge", keep, other=other)
+        return self.entity(keep)
+
+    def add_alias(self, name: str, alias: str) -> Entity:
+        edit_graph(self.store, self.config.user_name, "alias_add", name, alias=alias)
+        return self.entity(name)
+
+    def remove_alias(self, name: str, alias: str) -> Entity:
+        edit_graph(self.store, self.config.user_name, "alias_remove", name, alias=alias)
+        return self.entity(name)
+
+    def delete_entity(self, name: str) -> None:
+        edit_graph(self.store, self.config.user_name, "delete", name)
+
+    def pin_entity(self, name: str, pinned: bool = True) -> Entity:
+        edit_graph(self.store, self.config.user_name, "pin", name, pinned=pinned)
+        return self.entity(name)
+
+    def expand(self, question: str) -> list[str]:
+        """Names and aliases to add to a search (for retrieval config `hybrid+graph`)."""
+        return expand(load_graph(self.store), question)
 
     def _named(self, turn: Turn) -> Turn:
         """The person's own turns carry the person's name."""

@@ -19,10 +19,13 @@ class RetrievalConfig:
     bm25: bool = True
     dense: bool = True
     graph: bool = False
+    facts: bool = True  # the source turns of personal facts the question is about
+    facts_weight: float = 1.5
     rrf_k: int = 20
     bm25_weight: float = 1.0
     dense_weight: float = 1.0
-    window_weight: float = 1.0  # the same search restricted to the question's time window, fused as one more list
+    window_weight: float = 1.0
+    narrow_outside_weight: float = 0.5  # with a short exact window, the weight left to lists outside it  # the same search restricted to the question's time window, fused as one more list
     recency_weight: float = 0.15  # share of the score a fresher passage can gain
     thread_weight: float = 0.25  # boost for the asking thread's own turns (never a filter)
     candidates: int = 100
@@ -39,12 +42,14 @@ class RetrievalConfig:
         ("command", 0.5),
     )
     session_weights: tuple[tuple[str, float], ...] = (("subagent", 0.9), ("headless", 0.9))
+    answer_shape_weight: float = 0.2  # boost for passages shaped like the question's answer (a path for "which file")
+    session_weight: float = 1.0  # sessions whose passages match as a whole lift all their passages
     current_recency_weight: float = 1.0  # "latest", "now", "last deploy": fresher wins clearly
 
 
 CONFIGS: dict[str, RetrievalConfig] = {
-    "bm25": RetrievalConfig("bm25", dense=False),
-    "dense": RetrievalConfig("dense", bm25=False),
+    "bm25": RetrievalConfig("bm25", dense=False, facts=False),
+    "dense": RetrievalConfig("dense", bm25=False, facts=False),
     "hybrid": RetrievalConfig("hybrid"),
     "hybrid+graph": RetrievalConfig("hybrid+graph", graph=True),
 }

@@ -24,6 +24,7 @@ PIECE_CHARS = 1200
 OVERLAP_CHARS = 200
 CALL_PREFIX_CHARS = 400
 PROMPT_CONTEXT_CHARS = 200
+PREVIOUS_CONTEXT = True
 _SKIP_KINDS = frozenset({META})
 
 
@@ -79,7 +80,10 @@ def build(turn: IndexTurn, pair: Pair, user_name: str) -> list[NewPassage]:
             prefix = call[2][:CALL_PREFIX_CHARS] + "\n→ "
     speaker = turn.name or user_name
     # What the person had just asked: an answer is found by the words of its question too.
-    asked = f"re: {turn.prompt[:PROMPT_CONTEXT_CHARS]}\n" if turn.prompt and turn.kind != TYPED else ""
+    if turn.kind == TYPED:  # what the person was answering, if anything
+        asked = f"re: {turn.previous[:PROMPT_CONTEXT_CHARS]}\n" if turn.previous and PREVIOUS_CONTEXT else ""
+    else:
+        asked = f"re: {turn.prompt[:PROMPT_CONTEXT_CHARS]}\n" if turn.prompt else ""
     context = " ".join(
         part
         for part in (
@@ -95,6 +99,7 @@ def build(turn: IndexTurn, pair: Pair, user_name: str) -> list[NewPassage]:
     for i, piece in enumerate(pieces(body)):
         text = prefix + piece if i == 0 or len(prefix) < 200 else prefix[:200] + " …\n→ " + piece
         search = f"{context}\n{asked}{text}"
+        embed = search
         out.append(
             NewPassage(
                 turn=turn.id,
@@ -106,7 +111,8 @@ def build(turn: IndexTurn, pair: Pair, user_name: str) -> list[NewPassage]:
                 ts=turn.ts,
                 text=text,
                 search=search,
-                text_hash=hashlib.sha1(search.encode("utf-8", "replace")).hexdigest(),
+                embed=embed,
+                text_hash=hashlib.sha1(embed.encode("utf-8", "replace")).hexdigest(),
             )
         )
     return out

@@ -7,6 +7,7 @@ question over the same corpus gives the same ranking; `context.thread` only ever
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from ..contract import Passage, Scope
 from ..store.passages import PassageRow
 from ..store.sqlite import Store
 from .configs import RetrievalConfig, get_config
+from .personal_questions import parse_personal_question
 from .understand import Understanding, understand
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
@@ -77,6 +79,8 @@ class Retriever:
         self.embedder = embedder
         self.user_name = user_name
         self.vectors = VectorCache()
+        self._facts_key: int | None = None
+        self._mentions: list[Any] = []
 
     def retrieve(
         self,
@@ -100,22 +104,30 @@ class Retriever:
         since = _iso(window.start) if window else None
         until = min(_iso(window.end), horizon) if window else None
         terms = list(u.terms) + list(extra_terms)
+        # A short exact window ("yesterday", "last week", "on tuesday") names when it happened: search
+        # inside it, and keep the unrestricted lists at a lower weight in case the words misled.
+        # A longer or fuzzy one ("in august", "about two months ago") only adds the windowed lists.
+        narrow = bool(window and window.strength == "exact" and (window.end - window.start).days <= 8)
+        outside = cfg.narrow_outside_weight if narrow else 1.0
         if cfg.bm25:
             match = _fts(terms or [question])
             ranked = self.store.bm25(match, scope, limit=cfg.candidates, until=horizon)
-            lists.append((cfg.bm25_weight, ranked, "bm25"))
+            lists.append((cfg.bm25_weight * outside, ranked, "bm25"))
             if window:
                 windowed = self.store.bm25(match, scope, limit=cfg.candidates // 2, since=since, until=until)
-                lists.append((cfg.window_weight, windowed, "bm25"))
+                lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed, "bm25"))
         if cfg.dense and self.embedder is not None:
             query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
             query = self.embedder.embed([query_text])[0]
             cache = self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.passage_count())
             allowed = self.store.passage_ids_in_scope(scope, until=horizon)
-            lists.append((cfg.dense_weight, cache.search(query, allowed, cfg.candidates), "dense"))
+            lists.append((cfg.dense_weight * outside, cache.search(query, allowed, cfg.candidates), "dense"))
             if window:
                 allowed_w = self.store.passage_ids_in_scope(scope, since=since, until=until)
-                lists.append((cfg.window_weight, cache.search(query, allowed_w, cfg.candidates // 2), "dense"))
+                windowed_d = cache.search(query, allowed_w, cfg.candidates // 2)
+                lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed_d, "dense"))
+        if cfg.facts and scope.personal_allowed:
+            lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
         fused: dict[int, float] = {}
         via: dict[int, set[str]] = {}
         for weight, ranked, name in lists:
@@ -125,6 +137,16 @@ class Retriever:
         if not fused:
             return []
         rows = self.store.passages_by_id(list(fused))
+        if cfg.session_weight:
+            per_session: dict[str, float] = {}
+            for pid, score in fused.items():
+                if pid in rows:
+                    per_session[rows[pid].session] = per_session.get(rows[pid].session, 0.0) + score
+            ranked_sessions = sorted(per_session, key=lambda s: (-per_session[s], s))
+            session_rank = {s: i for i, s in enumerate(ranked_sessions)}
+            for pid in fused:
+                if pid in rows:
+                    fused[pid] += cfg.session_weight / (cfg.rrf_k + session_rank[rows[pid].session] + 1)
         kind_w, session_w = dict(cfg.kind_weights), dict(cfg.session_weights)
         recency = cfg.current_recency_weight if u.wants_current else cfg.recency_weight
         scored = []
@@ -133,6 +155,9 @@ class Retriever:
             if row is None:
                 continue
             score *= kind_w.get(row.kind, 1.0) * session_w.get(row.session_kind, 1.0)
+            shape = _ANSWER_SHAPES.get(u.qclass) if cfg.answer_shape_weight else None
+            if shape is not None and shape.search(row.text):
+                score *= 1.0 + cfg.answer_shape_weight
             score *= 1.0 + recency * _freshness(row.ts, now)
             if thread and row.session == thread:
                 score *= 1.0 + cfg.thread_weight
@@ -149,12 +174,59 @@ class Retriever:
                 break
         return out
 
+    def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:
+        """Passages of the turns that personal facts about this question were read from."""
+        version = self.store.facts_version()
+        if self._facts_key != version:
+            self._mentions = self.store.fact_mentions()
+            self._facts_key = version
+        if not self._mentions:
+            return []
+        query = parse_personal_question(question)
+        words = set(re.findall(r"[\w']+", question.lower()))
+        scored: dict[tuple[str, int], float] = {}
+        for m in self._mentions:
+            if m.ts and m.ts > horizon:
+                continue
+            score = 0.0
+            if query is not None and (
+                m.relation == query.relation or m.relation in query.via or (query.reverse and query.reverse in m.object.lower())
+            ):
+                score += 2.0
+            names = set(re.findall(r"[\w']+", f"{m.subject} {m.object}".lower())) - {"user"}
+            if names & words:
+                score += 1.0
+            if score:
+                key = (m.session, m.seq)
+                scored[key] = max(scored.get(key, 0.0), score + m.confidence)
+        ranked = sorted(scored, key=lambda k: (-scored[k], k))[:20]
+        ids = self.store.passage_ids_for_turns(ranked, scope)
+        return [(pid, 1.0) for pid in ids]
+
     def _passage(self, row: PassageRow, score: float, via: tuple[str, ...]) -> Passage:
         return Passage(
             id=row.id, session=row.session, seq=row.seq, uuids=row.uuids, kind=row.kind,
             name=row.name or self.user_name, ts=row.ts, text=row.text, score=round(score, 6), cwd=row.cwd,
             session_kind=row.session_kind, via=via,
         )
+
+
+# What an answer of each question class looks like: a passage that has that shape is a
+# likelier answer (answer-type priors, as in classic question answering).
+_ANSWER_SHAPES: dict[str, re.Pattern[str]] = {
+    "file": re.compile(r"[\w.-]+/[\w./-]+\.\w{1,6}\b|\b[\w-]+\.(?:py|ts|tsx|js|go|rs|sql|sh|ipynb|toml|ya?ml|json|md)\b"),
+    "deploy": re.compile(
+        r"\bv?\d+\.\d+\.\d+\b|\b(?:deploy(?:ed|ing)?|releas(?:e|ed)|shipped|ship it|is live|went live|"
+        r"rolled? back|rollback|tagg?ed)\b", re.I),
+    "decision": re.compile(
+        r"\b(?:let'?s (?:go with|use|do|keep|drop)|we(?:'ll| will)? (?:go with|use|keep|drop)|decided|decision|"
+        r"going with|switch(?:ing)? to|instead of|settled on|it is\b|adr|rfc)\b", re.I),
+    "bug": re.compile(
+        r"\b(?:root cause|because|caused|the bug|the fix|fixed|broke|race|leak|timeout|off.by|regression)\b", re.I),
+    "number": re.compile(r"\d"),
+    "date": re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?|yesterday|tomorrow|today|monday|tuesday|wednesday|thursday|"
+                       r"friday|saturday|sunday|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\b", re.I),
+}
 
 
 def _freshness(ts: str | None, now: datetime) -> float:

@@ -73,6 +73,19 @@ class QuestionResult:
 Asker = Callable[[Memory, EvalQuestion, str], dict[str, Any]]
 
 
+def ask_with_memory(mem: Memory, q: EvalQuestion, ablation: str) -> dict[str, Any]:
+    """Ask through the public API, and note whether the answer is grounded in what it cites."""
+    from ..ask.grounding import check
+
+    result = mem.ask(q.question, project_cwds=q.project_cwds, agent_projects=q.agent_projects, now=q.asked_at,
+                     config=ablation)
+    out = result.to_dict()
+    if result.answer and result.via == "retrieval":
+        texts = [s.quote for s in result.sources]
+        out["ungrounded"] = not check(result.answer, texts).ok
+    return out
+
+
 def run(
     path: Path,
     *,
@@ -80,7 +93,7 @@ def run(
     retrieval_only: bool = True,
     repeat: int = 1,
     per_question: TextIO | None = None,
-    asker: Asker | None = None,
+    asker: Asker | None = ask_with_memory,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Score `path` once per retrieval configuration; one report dict each."""

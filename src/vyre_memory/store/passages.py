@@ -37,6 +37,7 @@ class IndexTurn:
     session_kind: str
     title: str | None = None
     prompt: str | None = None  # the person's last typed words before this turn, in its session
+    previous: str | None = None  # the line before this one by another person (what this one answers)
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,9 @@ class NewPassage:
     kind: str
     ts: str | None
     text: str
-    search: str
-    text_hash: str
+    search: str  # what full-text search indexes
+    embed: str  # what the embedder reads
+    text_hash: str  # of `embed`: vectors are cached by it
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,10 @@ class PassageStore:
             """SELECT t.id, t.session, t.seq, t.uuids, t.role, t.kind, t.name, t.text, t.ts, t.tool_name,
                       t.tool_use_id, t.paths, s.cwd, s.kind AS session_kind, s.title,
                       (SELECT p.text FROM turns p WHERE p.session = t.session AND p.seq < t.seq
-                         AND p.kind IN ('typed', 'agent_prompt') ORDER BY p.seq DESC LIMIT 1) AS prompt
+                         AND p.kind IN ('typed', 'agent_prompt') ORDER BY p.seq DESC LIMIT 1) AS prompt,
+                      (SELECT p.text FROM turns p WHERE p.session = t.session AND p.seq < t.seq
+                         AND p.kind = 'typed' AND COALESCE(p.name, '') != COALESCE(t.name, '')
+                         ORDER BY p.seq DESC LIMIT 1) AS previous
                FROM turns t JOIN sessions s ON s.id = t.session WHERE t.id > ? ORDER BY t.id LIMIT ?""",
             (after_id, limit),
         ).fetchall()
@@ -107,7 +112,7 @@ class PassageStore:
                 id=r[0], session=r[1], seq=r[2], uuids=tuple(json.loads(r[3])), role=r[4], kind=r[5], name=r[6],
                 text=r[7], ts=r[8], tool_name=r[9], tool_use_id=r[10],
                 paths=tuple(json.loads(r[11])) if r[11] else (), cwd=r[12], session_kind=r[13], title=r[14],
-                prompt=r[15],
+                prompt=r[15], previous=r[16],
             )
             for r in rows
         ]
@@ -123,11 +128,11 @@ class PassageStore:
     def add_passages(self, passages: Sequence[NewPassage], indexed_turn: int) -> None:
         with self.transaction() as c:  # type: ignore[attr-defined]
             c.executemany(
-                """INSERT OR IGNORE INTO passages (turn, session, seq, piece, uuids, kind, ts, text, search, text_hash)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                """INSERT OR IGNORE INTO passages (turn, session, seq, piece, uuids, kind, ts, text, search, embed,
+                     text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 [
                     (p.turn, p.session, p.seq, p.piece, json.dumps(list(p.uuids)), p.kind, p.ts, p.text, p.search,
-                     p.text_hash)
+                     p.embed, p.text_hash)
                     for p in passages
                 ],
             )
@@ -138,7 +143,7 @@ class PassageStore:
         return [
             (r[0], r[1])
             for r in self.conn.execute(
-                """SELECT p.text_hash, MIN(p.search) FROM passages p
+                """SELECT p.text_hash, MIN(p.embed) FROM passages p
                    WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = p.text_hash AND v.model = ?)
                    GROUP BY p.text_hash LIMIT ?""",
                 (model, limit),
@@ -213,6 +218,19 @@ class PassageStore:
             f"SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session WHERE {where}{time_sql}", params
         ).fetchall()
         return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    def passage_ids_for_turns(self, turns: Sequence[tuple[str, int]], scope: Scope) -> list[int]:
+        """Passage ids of the given (session, seq) turns, in that order, within the scope."""
+        where, params = scope_sql(scope)
+        out: list[int] = []
+        for session, seq in turns:
+            rows = self.conn.execute(
+                f"""SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session
+                    WHERE p.session = ? AND p.seq = ? AND {where} ORDER BY p.piece""",
+                [session, seq, *params],
+            ).fetchall()
+            out.extend(r[0] for r in rows if r[0] not in out)
+        return out
 
     def passages_by_id(self, ids: Sequence[int]) -> dict[int, PassageRow]:
         out: dict[int, PassageRow] = {}

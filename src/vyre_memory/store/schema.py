@@ -108,6 +108,7 @@ MIGRATIONS: list[str] = [
         ts TEXT,
         text TEXT NOT NULL,
         search TEXT NOT NULL,
+        embed TEXT NOT NULL,
         text_hash TEXT NOT NULL,
         UNIQUE (turn, piece)
     );
@@ -130,6 +131,98 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (text_hash, model)
     ) WITHOUT ROWID;
     INSERT INTO meta (key, value) VALUES ('indexed_turn', '0');
+    """,
+    # 3: personal facts (id = sha256 of subject|relation|object, normalised), each mention's source
+    # turn, and facts the person deleted (with the turns they came from, so a re-derive from those
+    # same turns does not bring them back)
+    """
+    CREATE TABLE facts (
+        id TEXT PRIMARY KEY,
+        subject TEXT NOT NULL,
+        relation TEXT NOT NULL,
+        object TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        first_ts TEXT,
+        last_ts TEXT,
+        status TEXT NOT NULL DEFAULT 'current'
+    );
+    CREATE INDEX facts_subject ON facts (subject, relation);
+    CREATE INDEX facts_relation ON facts (relation);
+    CREATE TABLE fact_sources (
+        fact TEXT NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
+        session TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        turn INTEGER NOT NULL,
+        uuid TEXT,
+        quote TEXT NOT NULL,
+        ts TEXT,
+        confidence REAL NOT NULL,
+        via TEXT NOT NULL DEFAULT 'typed',
+        PRIMARY KEY (fact, turn)
+    ) WITHOUT ROWID;
+    CREATE INDEX fact_sources_turn ON fact_sources (turn);
+    CREATE TABLE suppressed_facts (
+        fact TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        uuid TEXT,
+        subject TEXT,
+        relation TEXT,
+        object TEXT,
+        deleted_at TEXT,
+        PRIMARY KEY (fact, turn)
+    ) WITHOUT ROWID;
+    INSERT INTO meta (key, value) VALUES ('facts_version', '0');
+    INSERT INTO meta (key, value) VALUES ('derived_turn', '0');
+    """,
+    # 4: the graph of people, projects, organisations and decisions (derived: entities, aliases,
+    # edges with their sources; rebuilt on every derive) and the person's edits to it (kept, and
+    # re-applied after every derive)
+    """
+    CREATE TABLE entities (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'current',
+        first_ts TEXT,
+        last_ts TEXT,
+        mentions INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX entities_kind ON entities (kind);
+    CREATE TABLE entity_aliases (
+        entity TEXT NOT NULL,
+        alias TEXT NOT NULL,
+        PRIMARY KEY (entity, alias)
+    ) WITHOUT ROWID;
+    CREATE INDEX entity_aliases_alias ON entity_aliases (alias);
+    CREATE TABLE edges (
+        id TEXT PRIMARY KEY,
+        src TEXT NOT NULL,
+        relation TEXT NOT NULL,
+        dst TEXT NOT NULL,
+        confidence REAL NOT NULL DEFAULT 1.0,
+        status TEXT NOT NULL DEFAULT 'current',
+        ts TEXT,
+        said_by TEXT
+    );
+    CREATE INDEX edges_src ON edges (src);
+    CREATE INDEX edges_dst ON edges (dst);
+    CREATE TABLE edge_sources (
+        edge TEXT NOT NULL,
+        session TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        uuid TEXT,
+        quote TEXT NOT NULL,
+        ts TEXT,
+        PRIMARY KEY (edge, session, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE graph_edits (
+        id INTEGER PRIMARY KEY,
+        op TEXT NOT NULL,
+        args TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    INSERT INTO meta (key, value) VALUES ('graph_version', '0');
     """,
 ]
 

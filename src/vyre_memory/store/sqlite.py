@@ -21,6 +21,8 @@ from typing import Any
 from ..contract import SearchHit, SessionInfo, Turn
 from ..errors import StoreError
 from ..ingest.records import ASSISTANT, META, THINKING, ParseBatch, ParsedSession, ParsedTurn
+from .facts import FactStore
+from .graph import GraphStore
 from .passages import PassageStore
 from .schema import migrate
 
@@ -90,7 +92,7 @@ def scope_clause(project_cwds: Sequence[str] | None, column: str = "s.cwd") -> t
     return "(" + " OR ".join(parts) + ")", params
 
 
-class Store(PassageStore):
+class Store(PassageStore, FactStore, GraphStore):
     """SQLite store. Open one per thread; every method is a short transaction."""
 
     def __init__(self, path: Path | str, *, readonly: bool = False) -> None:

@@ -320,11 +320,96 @@ def retrieve(
             click.echo("   " + p.text[:300].replace("\n", "\n   "))
 
 
+@main.command()
+@click.argument("question")
+@click.option("--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below.")
+@click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
+@click.option("--now", help="The question's time, ISO (time words are relative to it); default: now.")
+@click.option("--stream", is_flag=True, help="Print each stage event as a JSON line as it happens.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer contract as JSON.")
+@_home_option
+def ask(
+    question: str,
+    project_cwds: tuple[str, ...],
+    agent_projects: tuple[str, ...],
+    now: str | None,
+    stream: bool,
+    as_json: bool,
+    home: Path | None,
+) -> None:
+    """Ask one question; get one answer with its sources, or "Not sure." and what memory knows.
+
+    \b
+    Examples:
+      vyre ask "which file had the stripe refund bug"
+      vyre ask "what did we ship last week" --project-cwd ~/code/api --json
+    """
+    with _memory(home) as mem:
+        events = mem.ask(
+            question,
+            project_cwds=list(project_cwds) or None,
+            agent_projects=list(agent_projects) or None,
+            now=_when(now),
+            stream=True,
+        )
+        result = None
+        live = sys.stderr.isatty() and not stream and not as_json
+        for event in events:
+            if stream:
+                click.echo(json.dumps(event.to_dict(), ensure_ascii=False))
+            elif live and event.event == "memory.thinking":
+                click.echo(f"\r\x1b[2K{event.stage}…", err=True, nl=False)
+            if event.result is not None:
+                result = event.result
+        if live:
+            click.echo("\r\x1b[2K", err=True, nl=False)
+        if stream or result is None:
+            return
+        if as_json:
+            _echo_json(result.to_dict())
+            return
+        if result.abstained:
+            click.echo("Not sure.")
+            for line in result.known:
+                click.echo(f"  - {line}")
+        else:
+            click.echo(result.answer)
+            click.echo(f"  (confidence {result.confidence:.2f}, via {result.via}, {result.latency_ms:.0f} ms)")
+        for s in result.sources[:5]:
+            when = (s.ts or "")[:16].replace("T", " ")
+            quote = " ".join(s.quote.split())[:160]
+            click.echo(f"  [{when}] {s.name} in {s.session[:8]}#{s.seq}: {quote}")
+
+
+@main.command()
+@_home_option
+def doctor(home: Path | None) -> None:
+    """Say what memory will use: database, embedder, model backend per purpose, and why.
+
+    \b
+    Example:
+      vyre doctor
+    """
+    with _memory(home) as mem:
+        stats = mem.stats()
+        click.echo(f"home        {mem.config.home}")
+        click.echo(f"database    {mem.config.db_path} ({stats['sessions']['total']} sessions, "
+                   f"{stats['turns']['total']:,} turns)")
+        embedder = mem.embedder
+        click.echo(f"embedder    {mem.embedder_reason or ('none' if embedder is None else embedder.name)}")
+        for purpose in ("rerank", "answer", "verify", "reader"):
+            try:
+                mem.backend(purpose)
+                click.echo(f"{purpose:11} {mem.backend_reasons.get(purpose, '')}")
+            except VyreError as exc:
+                click.echo(f"{purpose:11} unusable: {exc}")
+
+
 @main.command(name="eval")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--ablation", "ablations", multiple=True,
               help="Retrieval configuration(s) to score: bm25, dense, hybrid, hybrid+graph, or all.")
-@click.option("--retrieval-only", is_flag=True, help="Score retrieval only (the default until answers exist).")
+@click.option("--retrieval-only", is_flag=True, help="Score retrieval only (no answers).")
 @click.option("--repeat", default=1, show_default=True, help="Ask each question N times (inconsistent answers).")
 @click.option("--per-question", type=click.File("w"), help="Also write one JSON line per question to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per configuration.")
@@ -351,8 +436,8 @@ def eval_command(
             click.echo(f"\r  {done}/{total} questions", err=True, nl=done == total)
 
     try:
-        reports = run(path, ablations=names, retrieval_only=True, repeat=repeat, per_question=per_question,
-                      progress=progress)
+        reports = run(path, ablations=names, retrieval_only=retrieval_only, repeat=repeat,
+                      per_question=per_question, progress=progress)
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc
     del bar_state
@@ -361,3 +446,350 @@ def eval_command(
             click.echo(json.dumps(r, ensure_ascii=False))
     else:
         click.echo(table(reports))
+
+
+# -- facts ---------------------------------------------------------------------------------------
+@main.group()
+def facts() -> None:
+    """Personal facts memory read from your own typed words: list, show, delete.
+
+    \b
+    Examples:
+      vyre facts list
+      vyre facts list --relation wife --json
+      vyre facts show 54d888b0
+      vyre facts delete 54d888b0
+    """
+
+
+@facts.command(name="list")
+@click.option("--subject", help='Only facts about this subject: "user" (you), a name, or a thing.')
+@click.option("--relation", help="Only this relation, e.g. wife, lives_in, car.")
+@click.option("--json", "as_json", is_flag=True)
+@_home_option
+def facts_list(subject: str | None, relation: str | None, as_json: bool, home: Path | None) -> None:
+    """Every stored fact, with its confidence and when it was first and last said.
+
+    \b
+    Example:
+      vyre facts list --subject user
+    """
+    with _memory(home) as mem:
+        found = mem.facts(subject=subject, relation=relation)
+        if as_json:
+            _echo_json([f.to_dict() for f in found])
+            return
+        if not found:
+            click.echo("no facts yet (they come from your own typed words; run: vyre ingest)")
+        for f in found:
+            past = "  (past)" if f.status == "past" else ""
+            click.echo(
+                f"{f.id[:10]}  {f.subject:>14} {f.relation:<13} {f.object:<28} {f.confidence:.2f}  "
+                f"{(f.last_ts or '')[:10]}  x{len(f.sources)}{past}"
+            )
+
+
+@facts.command(name="show")
+@click.argument("fact_id")
+@click.option("--json", "as_json", is_flag=True)
+@_home_option
+def facts_show(fact_id: str, as_json: bool, home: Path | None) -> None:
+    """One fact and every turn it stands on (an id prefix of 6+ characters is enough).
+
+    \b
+    Example:
+      vyre facts show 54d888b0
+    """
+    with _memory(home) as mem:
+        f = mem.fact(fact_id)
+        if as_json:
+            _echo_json(f.to_dict())
+            return
+        click.echo(f"{f.subject} {f.relation} {f.object}  (confidence {f.confidence:.2f}, {f.status})")
+        click.echo(f"id     {f.id}")
+        click.echo(f"seen   {f.first_ts or '-'} to {f.last_ts or '-'}")
+        for s in f.sources:
+            click.echo(f"  {(s.ts or '')[:16].replace('T', ' ')}  {s.session[:8]}#{s.seq}  ({s.via}) {s.quote[:200]}")
+
+
+@facts.command(name="delete")
+@click.argument("fact_id")
+@_home_option
+def facts_delete(fact_id: str, home: Path | None) -> None:
+    """Delete a fact. It is not read again from the same turns; only saying it again brings it back.
+
+    \b
+    Example:
+      vyre facts delete 54d888b0
+    """
+    with _memory(home) as mem:
+        f = mem.delete_fact(fact_id)
+        click.echo(f"deleted: {f.subject} {f.relation} {f.object} ({f.id[:10]})")
+
+
+# -- the fast path -------------------------------------------------------------------------------
+@main.command()
+@click.argument("question")
+@click.option("--project-cwd", "project_cwds", multiple=True, help="Ask from a session in this folder.")
+@click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
+@click.option("--now", help="The question's time, ISO; only what was said by then counts. Default: now.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer contract as JSON.")
+@_home_option
+def answer(
+    question: str,
+    project_cwds: tuple[str, ...],
+    agent_projects: tuple[str, ...],
+    now: str | None,
+    as_json: bool,
+    home: Path | None,
+) -> None:
+    """The fast path: a personal question answered from your facts, no model, or "Not sure."
+
+    \b
+    Examples:
+      vyre answer "what's my wife's name"
+      vyre answer "where do i live" --now 2026-10-09T16:00:00Z --json
+    """
+    with _memory(home) as mem:
+        res = mem.answer(
+            question,
+            project_cwds=list(project_cwds) or None,
+            agent_projects=list(agent_projects) or None,
+            now=_when(now),
+        )
+        if as_json:
+            _echo_json(res.to_dict())
+            return
+        if res.abstained:
+            click.echo("Not sure.")
+            for k in res.known:
+                click.echo(f"  I know: {k}")
+            return
+        click.echo(f"{res.answer}  (confidence {res.confidence:.2f}, {res.latency_ms:.1f} ms)")
+        for s in res.sources:
+            click.echo(f"  {(s.ts or '')[:16].replace('T', ' ')}  {s.session[:8]}#{s.seq}  {s.quote[:200]}")
+
+
+# -- the graph -----------------------------------------------------------------------------------
+@main.group(invoke_without_command=True)
+@click.pass_context
+def graph(ctx: click.Context) -> None:
+    """People, projects, organisations and decisions, and your edits to them (kept across re-derives).
+
+    \b
+    Examples:
+      vyre graph show
+      vyre graph show "Owen Pratt"
+      vyre graph rename "Owen Pratt" "Owen P."
+      vyre graph merge ledgerline-api ledgerline
+      vyre graph alias add "Owen Pratt" "the reviewer"
+      vyre graph pin Tamsin
+      vyre graph delete "Grand Rapids"
+    """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+def _print_entity(mem: Memory, name: str) -> None:
+    e = mem.entity(name)
+    names = {x.id: x.name for x in mem.graph()}
+    pin = "  [pinned]" if e.pinned else ""
+    click.echo(f"{e.name}  ({e.kind}, {e.status}){pin}  id {e.id}")
+    if e.aliases:
+        click.echo(f"  aliases: {', '.join(e.aliases)}")
+    for x in e.edges:
+        other = names.get(x.dst if x.src == e.id else x.src, "?")
+        arrow = f"-[{x.relation}]-> {other}" if x.src == e.id else f"<-[{x.relation}]- {other}"
+        by = f", on {x.said_by}'s word" if x.said_by else ""
+        click.echo(f"  {arrow}  ({x.status}, {(x.ts or '')[:10]}{by}, {len(x.sources)} sources)")
+        for s in x.sources[:3]:
+            click.echo(f"      {s.session[:8]}#{s.seq}  {s.quote[:160]}")
+
+
+@graph.command(name="show")
+@click.argument("name", required=False)
+@click.option("--kind", type=click.Choice(["person", "project", "organisation", "decision"]))
+@click.option("--json", "as_json", is_flag=True)
+@_home_option
+def graph_show(name: str | None, kind: str | None, as_json: bool, home: Path | None) -> None:
+    """The whole graph, or one entity (by name, alias or id) with its edges and their sources.
+
+    \b
+    Examples:
+      vyre graph show --kind person
+      vyre graph show tidewater-portal --json
+    """
+    with _memory(home) as mem:
+        if name:
+            if as_json:
+                _echo_json(mem.entity(name).to_dict())
+            else:
+                _print_entity(mem, name)
+            return
+        entities = [e for e in mem.graph() if kind is None or e.kind == kind]
+        if as_json:
+            _echo_json([e.to_dict() for e in entities])
+            return
+        for e in entities:
+            pin = " [pinned]" if e.pinned else ""
+            status = "" if e.status == "current" else f" ({e.status})"
+            click.echo(f"{e.kind:<12} {e.name[:70]}{status}{pin}  edges {len(e.edges)}  {e.id}")
+
+
+@graph.command(name="rename")
+@click.argument("old")
+@click.argument("new")
+@_home_option
+def graph_rename(old: str, new: str, home: Path | None) -> None:
+    """Rename an entity; the old name stays as an alias.
+
+    \b
+    Example:
+      vyre graph rename "Owen Pratt" "Owen P."
+    """
+    with _memory(home) as mem:
+        e = mem.rename_entity(old, new)
+        click.echo(f"renamed: {old} -> {e.name}")
+
+
+@graph.command(name="merge")
+@click.argument("keep")
+@click.argument("other")
+@_home_option
+def graph_merge(keep: str, other: str, home: Path | None) -> None:
+    """Merge OTHER into KEEP: its name and aliases become KEEP's aliases, its edges move over.
+
+    \b
+    Example:
+      vyre graph merge "Marcus Tran" "Marcus T"
+    """
+    with _memory(home) as mem:
+        e = mem.merge_entities(keep, other)
+        click.echo(f"merged {other} into {e.name}; aliases: {', '.join(e.aliases)}")
+
+
+@graph.group(name="alias")
+def graph_alias() -> None:
+    """Add or remove an alias of an entity.
+
+    \b
+    Examples:
+      vyre graph alias add "Owen Pratt" "the reviewer"
+      vyre graph alias remove "Owen Pratt" Owen
+    """
+
+
+@graph_alias.command(name="add")
+@click.argument("name")
+@click.argument("alias")
+@_home_option
+def graph_alias_add(name: str, alias: str, home: Path | None) -> None:
+    """Add ALIAS to the entity NAME (e.g. vyre graph alias add Ines "my wife")."""
+    with _memory(home) as mem:
+        e = mem.add_alias(name, alias)
+        click.echo(f"{e.name}: aliases {', '.join(e.aliases)}")
+
+
+@graph_alias.command(name="remove")
+@click.argument("name")
+@click.argument("alias")
+@_home_option
+def graph_alias_remove(name: str, alias: str, home: Path | None) -> None:
+    """Remove ALIAS from the entity NAME (e.g. vyre graph alias remove "Owen Pratt" Owen)."""
+    with _memory(home) as mem:
+        e = mem.remove_alias(name, alias)
+        click.echo(f"{e.name}: aliases {', '.join(e.aliases) or '(none)'}")
+
+
+@graph.command(name="delete")
+@click.argument("name")
+@_home_option
+def graph_delete(name: str, home: Path | None) -> None:
+    """Delete an entity and its edges; it stays deleted across re-derives.
+
+    \b
+    Example:
+      vyre graph delete "Grand Rapids"
+    """
+    with _memory(home) as mem:
+        mem.delete_entity(name)
+        click.echo(f"deleted: {name}")
+
+
+@graph.command(name="pin")
+@click.argument("name")
+@click.option("--off", is_flag=True, help="Unpin instead.")
+@_home_option
+def graph_pin(name: str, off: bool, home: Path | None) -> None:
+    """Pin an entity (kept and shown first), or unpin it with --off.
+
+    \b
+    Example:
+      vyre graph pin Tamsin
+    """
+    with _memory(home) as mem:
+        e = mem.pin_entity(name, pinned=not off)
+        click.echo(f"{e.name}: {'pinned' if e.pinned else 'unpinned'}")
+
+
+# -- surfaces: the HTTP API with the web page, and the MCP server ----------------------------------
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind. Anything but loopback needs [tokens] in config.toml.")
+@click.option("--port", default=8765, show_default=True, type=int)
+@_home_option
+def serve(host: str, port: int, home: Path | None) -> None:
+    """The HTTP API (/v1, with server-sent events) and the web page, on http://HOST:PORT/.
+
+    \b
+    Examples:
+      vyre serve                      then open http://127.0.0.1:8765/
+      vyre serve --port 9000
+      vyre serve --host 0.0.0.0       needs [tokens] in config.toml; open http://HOST:8765/?token=...
+    """
+    from .http import serve as serve_http
+
+    click.echo(f"Vyre Memory on http://{host}:{port}/  (API: /v1, schema: /openapi.json; Ctrl-C to stop)", err=True)
+    try:
+        serve_http(home, host=host, port=port)
+    except VyreError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@main.command(name="mcp")
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True)
+@click.option("--project", type=click.Path(file_okay=False), help="Scope questions to this folder (default: the "
+              "folder the server starts in).")
+@click.option("--owner", is_flag=True, help="Serve as the person's own surface: every project and personal facts.")
+@click.option("--agent-project", "agent_projects", multiple=True,
+              help="Serve an agent granted only these projects (repeatable); never personal facts.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="With --transport http: loopback only.")
+@click.option("--port", default=8766, show_default=True, type=int, help="With --transport http.")
+@_home_option
+def mcp_command(
+    transport: str,
+    project: str | None,
+    owner: bool,
+    agent_projects: tuple[str, ...],
+    host: str,
+    port: int,
+    home: Path | None,
+) -> None:
+    """The MCP server: memory.ask, memory.retrieve, memory.answer, facts and graph tools.
+
+    \b
+    Examples:
+      claude mcp add vyre -- vyre mcp                      this project's folder
+      claude mcp add vyre --scope user -- vyre mcp --owner  everything, personal facts too
+      vyre mcp --agent-project ~/code/shop-api
+      vyre mcp --transport http --port 8766                 then http://127.0.0.1:8766/mcp
+    """
+    if owner and agent_projects:
+        raise click.UsageError("--owner and --agent-project exclude each other")
+    from .mcp import serve as serve_mcp
+
+    try:
+        serve_mcp(home, transport=transport, project=project, owner=owner, agent_projects=agent_projects,
+                  host=host, port=port)
+    except VyreError as exc:
+        raise click.ClickException(str(exc)) from exc

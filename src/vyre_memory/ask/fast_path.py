@@ -1,0 +1,185 @@
+"""The fast path (`memory.answer`): personal questions answered from stored facts, no model, in milliseconds.
+
+Guarantees:
+- only facts that passed the trust rules are read (the fact store holds nothing else), and only
+  through `parse_personal_question` + `answer_personal`: who someone is to the person is told from
+  confidence 0.6, other facts from 0.5, the newest value of a changing fact wins; otherwise the
+  result abstains (answer None) and `known` lists short statements memory is sure of that bear on
+  the question ("Your son is Emrys." when asked his school);
+- an agent scope (`agent_projects`) never gets a personal fact: it abstains with empty `known`;
+- with `project_cwds`, facts about other people's work (occupation, colleague, client) count only
+  from sessions in those folders; facts about the person's own life are theirs everywhere;
+- with `now`, only mentions at or before `now` count (the answer as of that moment);
+- every answer carries its sources (session, seq, name, quote, ts, uuid) and `via="fact"`;
+  the same question over the same facts gives the same result (facts are cached by facts_version).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from ..contract import AskResult, Scope, Source
+from ..ingest.labels import is_within
+from ..read.relations import display
+from ..store.facts import FactMention
+from ..store.sqlite import Store
+from .personal_questions import (
+    KnownFact,
+    PersonalAnswer,
+    PersonalQuery,
+    answer_personal,
+    parse_personal_question,
+)
+
+__all__ = ["FastPath", "iso_now"]
+
+WORK_RELATIONS = frozenset({"occupation", "colleague", "client"})
+MAX_SOURCES = 8
+
+
+def iso_now(now: datetime | str | None) -> str | None:
+    """`now` as a UTC ISO string comparable with stored turn times (seconds precision)."""
+    if now is None:
+        return None
+    if isinstance(now, str):
+        now = datetime.fromisoformat(now.replace("Z", "+00:00"))
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    return now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    version: int
+    mentions: tuple[FactMention, ...]
+
+
+class FastPath:
+    """Holds the fact mentions (reloaded only when `facts_version` moves) and answers from them."""
+
+    def __init__(self, store: Store, user_name: str) -> None:
+        self.store = store
+        self.user_name = user_name
+        self._loaded: _Loaded | None = None
+        parse_personal_question("what's my wife's name")  # compiles the question rules once, up front
+
+    def _mentions(self) -> tuple[FactMention, ...]:
+        version = self.store.facts_version()
+        if self._loaded is None or self._loaded.version != version:
+            self._loaded = _Loaded(version, tuple(self.store.fact_mentions()))
+        return self._loaded.mentions
+
+    def answer(self, question: str, *, scope: Scope | None = None, now: datetime | str | None = None) -> AskResult:
+        started = time.perf_counter()
+        scope = scope or Scope()
+        if not scope.personal_allowed:
+            return _result(None, 0.0, (), (), started, {"parse": 0.0})
+        query = parse_personal_question(question)
+        parsed_at = time.perf_counter()
+        if query is None:
+            return _result(None, 0.0, (), (), started, {"parse": _ms(started, parsed_at)})
+        mentions = self._visible(scope, iso_now(now))
+        known = [
+            KnownFact(m.subject, m.relation, m.object, m.confidence, m.ts or "", str(i)) for i, m in enumerate(mentions)
+        ]
+        ans = answer_personal(query, known)
+        looked_at = time.perf_counter()
+        timings = {"parse": _ms(started, parsed_at), "lookup": _ms(parsed_at, looked_at)}
+        if ans is None:
+            return _result(None, 0.0, tuple(_known(query, known)), (), started, timings)
+        return _result(ans.text, ans.confidence, (), self._sources(ans, mentions), started, timings)
+
+    def _visible(self, scope: Scope, now: str | None) -> list[FactMention]:
+        folders = scope.folders()
+        out: list[FactMention] = []
+        for m in self._mentions():
+            if now is not None and (m.ts or "")[:19] > now:
+                continue
+            if (
+                folders is not None
+                and m.relation in WORK_RELATIONS
+                and not (m.cwd and any(is_within(m.cwd, f) for f in folders))
+            ):
+                continue
+            out.append(m)
+        return out
+
+    def _sources(self, ans: PersonalAnswer, mentions: list[FactMention]) -> tuple[Source, ...]:
+        picked = sorted({int(f.source) for f in ans.facts}, key=lambda i: (mentions[i].ts or "", i), reverse=True)[
+            :MAX_SOURCES
+        ]
+        return tuple(
+            Source(
+                mentions[i].session,
+                mentions[i].seq,
+                self.user_name,
+                mentions[i].quote,
+                mentions[i].ts,
+                mentions[i].uuid,
+            )
+            for i in picked
+        )
+
+
+def _known(query: PersonalQuery, facts: list[KnownFact]) -> list[str]:
+    """Short statements memory is sure of that bear on an unanswered question."""
+    out: list[str] = []
+    if query.via:
+        rel = query.via[0]
+        hit = answer_personal(PersonalQuery(rel, template=f"Your {rel.replace('_', ' ')} is {{value}}."), facts)
+        if hit is not None:
+            out.append(hit.text)
+    names = [n for n in (query.subject, query.reverse) if n and n != "user" and not n.startswith("user:")]
+    for name in names:
+        who = answer_personal(PersonalQuery("", subject="", reverse=name, template="{name} is {value}."), facts)
+        if who is not None and who.text not in out:
+            out.append(who.text)
+        shown = display(name)
+        for relation, template in _ABOUT.items():
+            if relation == query.relation:
+                continue
+            hit = answer_personal(PersonalQuery(relation, subject=name, template=template.format(name=shown)), facts)
+            if hit is not None and hit.text not in out:
+                out.append(hit.text)
+    near = _NEAR.get(query.relation, {}) if query.subject == "user" and not query.via else {}
+    for relation, template in near.items():
+        hit = answer_personal(PersonalQuery(relation, template=template), facts)
+        if hit is not None and hit.text not in out:
+            out.append(hit.text)
+    return [s[:1].upper() + s[1:] for s in out[:4] if s]
+
+
+# What else memory may know about a named person or thing, and about the person near a question.
+_ABOUT = {
+    "occupation": "{name}: {{value}}.",
+    "teacher": "{name}'s teacher is {{value}}.",
+    "school": "{name} goes to {{value}}.",
+    "lives_in": "{name} lives in {{value}}.",
+    "pet_kind": "{name} is a {{value}}.",
+}
+_NEAR = {
+    "home_city": {"lives_in": "You live in {value}."},
+    "lives_in": {"grew_up_in": "You grew up in {value}."},
+    "job_title": {"employer": "You work at {value}."},
+    "employer": {"job_title": "You are a {value}."},
+}
+
+
+def _ms(a: float, b: float) -> float:
+    return round((b - a) * 1000, 3)
+
+
+def _result(
+    answer: str | None,
+    confidence: float,
+    known: tuple[str, ...],
+    sources: tuple[Source, ...],
+    started: float,
+    timings: dict[str, float],
+) -> AskResult:
+    latency = round((time.perf_counter() - started) * 1000, 3)
+    if answer is None:
+        return AskResult(None, 0.0, True, known, (), None, latency, 0.0, timings)
+    return AskResult(answer, round(confidence, 4), False, (), sources, "fact", latency, 0.0, timings)

@@ -1,0 +1,255 @@
+"""memory.ask: the whole pipeline, stage by stage, each with its budget (ADR "The pipeline").
+
+    fast path (50 ms) → understanding (20 ms) → retrieval (150 ms) → rerank (700 ms)
+      → answer (1.5 s) → second look (700 ms, people and relations) → abstention
+
+Guarantees:
+- every answer told has confidence at or above its class threshold, never below 0.5; anything
+  else is an abstention with `answer: None` and `known`;
+- an answer's names and numbers are in the passages it cites (checked in code), or it abstains;
+- a model failure of any kind (timeout, error, unparseable output, replay miss) ends in an
+  abstention within the budget, never an exception (except real calls switched off in tests);
+- the same question over the same facts and turns gives the same result (answers are cached
+  by question, scope, time, fact-set and corpus version);
+- `stream=True` yields `memory.thinking {id, stage}` at once, then one per stage, then
+  `memory.answered {id}` and the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from ..contract import AskResult, Passage, Scope
+from ..errors import ModelCallsForbidden
+from .extract import extract
+from .understand import understand
+
+THRESHOLDS: dict[str, float] = {"person": 0.6, "relation": 0.6, "who-said": 0.6}
+DEFAULT_THRESHOLD = 0.5
+BUDGETS_S = {"rerank": 0.7, "answer": 1.5, "second_look": 0.7}
+# Classes the no-model extractor may answer; people and relations come only from facts.
+EXTRACTIVE = frozenset({"file", "deploy", "date", "decision", "bug", "other", "tool", "number"})
+
+
+@dataclass(frozen=True)
+class Event:
+    event: str  # "memory.thinking" | "memory.answered" | "result"
+    id: str
+    stage: str | None = None
+    result: AskResult | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"event": self.event, "id": self.id}
+        if self.stage is not None:
+            d["stage"] = self.stage
+        if self.result is not None:
+            d["result"] = self.result.to_dict()
+        return d
+
+
+def threshold(qclass: str, overrides: Mapping[str, float] | None = None) -> float:
+    value = (overrides or {}).get(qclass, THRESHOLDS.get(qclass, DEFAULT_THRESHOLD))
+    return max(0.5, float(value))
+
+
+class Pipeline:
+    """One per Memory. `memory` provides: fast_path, retriever, store, config and backends."""
+
+    def __init__(self, memory: Any) -> None:
+        self.memory = memory
+        self._cache: OrderedDict[str, AskResult] = OrderedDict()
+        self._lock = threading.Lock()
+        self.retrieval_config: str | None = None
+
+    # -- entry points -----------------------------------------------------------------------
+    def ask(
+        self,
+        question: str,
+        scope: Scope,
+        *,
+        now: datetime | None = None,
+        thread: str | None = None,
+    ) -> AskResult:
+        result: AskResult | None = None
+        for event in self.stream(question, scope, now=now, thread=thread):  # the last event holds the result
+            if event.result is not None:
+                result = event.result
+        assert result is not None
+        return result
+
+    def stream(
+        self,
+        question: str,
+        scope: Scope,
+        *,
+        now: datetime | None = None,
+        thread: str | None = None,
+    ) -> Iterator[Event]:
+        started = time.perf_counter()
+        now = now or datetime.now(UTC)
+        ask_id = hashlib.sha1(f"{question}|{started}".encode()).hexdigest()[:12]
+        yield Event("memory.thinking", ask_id, "understanding")
+        key = self._key(question, scope, now, thread)
+        cached = self._cached(key)
+        if cached is not None:
+            yield Event("memory.answered", ask_id)
+            yield Event("result", ask_id, result=replace(cached, latency_ms=_ms(started)))
+            return
+        timings: dict[str, float] = {}
+        mark = time.perf_counter()
+
+        # 1. fast path: personal facts, no model
+        fast = self.memory.fast_path.answer(question, scope=scope, now=now)
+        timings["fast_path"] = _ms(mark)
+        if not fast.abstained:
+            result = replace(fast, timings={**timings}, latency_ms=_ms(started))
+            self._store(key, result)
+            yield Event("memory.answered", ask_id)
+            yield Event("result", ask_id, result=result)
+            return
+
+        # 2. understanding
+        mark = time.perf_counter()
+        u = understand(question, now)
+        timings["understanding"] = _ms(mark)
+
+        # 3. retrieval
+        yield Event("memory.thinking", ask_id, "searching")
+        mark = time.perf_counter()
+        rerank_backend = self._backend("rerank")
+        k = 30 if rerank_backend is not None else 8
+        passages = self.memory.retriever.retrieve(
+            question, scope, k=k, now=now, thread=thread, understanding=u, config=self.retrieval_config
+        )
+        timings["retrieval"] = _ms(mark)
+
+        # 4. rerank
+        cost = 0.0
+        mark = time.perf_counter()
+        if rerank_backend is not None and len(passages) > 8:
+            from .rerank import rerank
+
+            rr = rerank(question, passages, rerank_backend, keep=8, timeout_s=BUDGETS_S["rerank"])
+            passages, cost = list(rr.passages), cost + rr.cost_usd
+        passages = passages[:8]
+        timings["rerank"] = _ms(mark)
+
+        # 5. answer
+        yield Event("memory.thinking", ask_id, "reading")
+        mark = time.perf_counter()
+        answer_backend = self._backend("answer")
+        answer: str | None = None
+        confidence = 0.0
+        cite: list[Passage] = []
+        quotes: dict[int, str] = {}
+        model_known: list[str] = []
+        if answer_backend is not None:
+            from .answer import answer_with_model
+
+            out = answer_with_model(
+                question, passages, answer_backend, now=now, qclass=u.qclass, timeout_s=BUDGETS_S["answer"],
+                user_name=self.memory.config.user_name,
+            )
+            cost += out.cost_usd
+            model_known = list(out.known)
+            if "budget" in out.reason:
+                model_known.append("Model steps were skipped: today's model budget is spent.")
+            if not out.abstained and out.answer:
+                answer, confidence, cite = out.answer, out.confidence, list(out.cite)
+        elif u.qclass in EXTRACTIVE and not (u.about_user and u.qclass in ("number", "other", "tool")):
+            got = extract(question, u, passages)
+            if got is not None:
+                answer, confidence, cite = got.answer, got.confidence, list(got.cite)
+                quotes = {p.id: got.quote for p in got.cite}
+        timings["answer"] = _ms(mark)
+
+        # 6. second look: people and relations, with a model
+        yield Event("memory.thinking", ask_id, "checking")
+        mark = time.perf_counter()
+        verify_backend = self._backend("verify") if answer is not None else None
+        if answer is not None and verify_backend is not None:
+            from .verify import needs_second_look, verify
+
+            if needs_second_look(u.qclass, answer):
+                v = verify(question, answer, cite, verify_backend, timeout_s=BUDGETS_S["second_look"],
+                           user_name=self.memory.config.user_name)
+                cost += v.cost_usd
+                if not v.agrees:
+                    answer = None
+        timings["second_look"] = _ms(mark)
+
+        # 7. abstention
+        mark = time.perf_counter()
+        bar = threshold(u.qclass, self.memory.config.raw.get("thresholds"))
+        if answer is not None and confidence >= bar:
+            sources = tuple(p.source(quotes.get(p.id)) for p in cite)
+            result = AskResult(answer=answer, confidence=round(confidence, 3), abstained=False, known=(),
+                               sources=sources, via="retrieval", cost_usd=round(cost, 6))
+        else:
+            known = list(fast.known) + model_known + _known_from(passages, scope)
+            result = AskResult(answer=None, confidence=round(min(confidence, bar - 0.01) if answer else 0.0, 3),
+                               abstained=True, known=tuple(dict.fromkeys(known))[:5],
+                               sources=tuple(p.source() for p in passages[:3]), via=None, cost_usd=round(cost, 6))
+        timings["abstention"] = _ms(mark)
+        result = replace(result, timings=timings, latency_ms=_ms(started))
+        self._store(key, result)
+        yield Event("memory.answered", ask_id)
+        yield Event("result", ask_id, result=result)
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _backend(self, purpose: str) -> Any | None:
+        try:
+            return self.memory.backend(purpose)
+        except ModelCallsForbidden:
+            raise
+
+    def _key(self, question: str, scope: Scope, now: datetime, thread: str | None) -> str:
+        store = self.memory.store
+        parts = [
+            " ".join(question.lower().split()),
+            repr(scope),
+            now.astimezone(UTC).strftime("%Y-%m-%d"),
+            thread or "",
+            str(store.corpus_version()),
+            str(store.get_meta("facts_version", "0")),
+            str(self.memory.backend_names()),
+            self.retrieval_config or "",
+        ]
+        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+    def _cached(self, key: str) -> AskResult | None:
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+            return hit
+
+    def _store(self, key: str, result: AskResult) -> None:
+        with self._lock:
+            self._cache[key] = result
+            while len(self._cache) > 512:
+                self._cache.popitem(last=False)
+
+
+def _known_from(passages: Sequence[Passage], scope: Scope) -> list[str]:
+    """What the top passages are about: 'On May 13 in ledgerline-api: …' (never personal for an agent)."""
+    out = []
+    for p in passages[:2]:
+        if not scope.personal_allowed and p.kind == "typed":
+            continue
+        first = p.text.strip().split("\n", 1)[0][:160]
+        day = (p.ts or "")[:10]
+        project = (p.cwd or "").rstrip("/").rsplit("/", 1)[-1]
+        out.append(f"{day} {project}: {first}".strip())
+    return out
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)

@@ -1,0 +1,249 @@
+"""Deriving the personal-fact set from the stored turns: the reader's write side.
+
+Guarantees:
+- a fact comes only from a turn `judge_turn` accepts (the person's own typed words in a session a
+  person ran; a paste announced by the person's previous message is refused), read by `extract`,
+  or from an assistant guess that the very next typed turn confirms (`confirmed_facts`), sourced
+  to that typed turn; no other turn is ever a fact's source;
+- the id of a fact is the fact itself: sha256 of its normalised subject|relation|object, so a
+  re-derive keeps ids; a fact's confidence grows with independent mentions (one per turn,
+  1 - prod(1 - c), capped at 0.99) and it keeps first and last seen;
+- for a value that changes over time (CHANGING relations; a move and where one lives are one
+  value) the newest confident value is "current" and older ones are kept as "past" history;
+- a (fact, turn) pair the person deleted is never derived again; a new turn saying it again is;
+- deterministic: the same turns and deletions give the same facts, ids, confidences and order,
+  and the whole set is written in one transaction;
+- bounded: only the first READ_LIMIT characters of a typed turn are read (its trust is judged on
+  the whole text).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..contract import FactSource, Turn
+from ..ingest.records import ASSISTANT, TYPED
+from ..store.facts import NewFact
+from ..store.sqlite import Store
+from .relations import CHANGING, PEOPLE_RELATIONS
+from .rules import FactCandidate, confirmed_facts, extract
+from .trust import judge_turn
+
+__all__ = ["DeriveReport", "derive_facts", "fact_id", "read_mentions"]
+
+CONFIDENCE_CAP = 0.99
+READ_LIMIT = 10_000  # characters of a typed turn read for facts (the rules are slow on huge unbroken pastes)
+PEOPLE_BAR = 0.6
+OTHER_BAR = 0.5
+_SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
+
+
+def _norm(value: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", value).replace("’", "'").lower().split())
+
+
+def fact_id(subject: str, relation: str, obj: str) -> str:
+    """The fact itself as an id: sha256 of normalised subject|relation|object (hex)."""
+    return hashlib.sha256(f"{_norm(subject)}|{_norm(relation)}|{_norm(obj)}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One fact read from one trusted turn."""
+
+    fact: str
+    candidate: FactCandidate
+    turn: Turn
+    via: str  # "typed" | "confirmed"
+
+
+@dataclass
+class DeriveReport:
+    turns_read: int = 0
+    turns_trusted: int = 0
+    mentions: int = 0
+    facts: int = 0
+    suppressed: int = 0
+    changed: bool = False
+    facts_version: int = 0
+    seconds: float = 0.0
+    refused: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def read_mentions(turns: Iterable[Turn], report: DeriveReport | None = None) -> list[Mention]:
+    """Every fact mention in `turns` (typed and assistant turns, each session's in seq order)."""
+    report = report if report is not None else DeriveReport()
+    prev_typed: dict[str, str] = {}
+    prev_assistant: dict[str, str] = {}
+    out: list[Mention] = []
+    for t in turns:
+        if t.kind == ASSISTANT:
+            prev_assistant[t.session] = t.text
+            continue
+        if t.kind != TYPED:
+            continue
+        report.turns_read += 1
+        previous = prev_typed.get(t.session)
+        verdict = judge_turn(t.kind, t.session_kind, t.text, previous_text=previous)
+        prev_typed[t.session] = t.text
+        guess = prev_assistant.pop(t.session, "")
+        if not verdict.ok:
+            key = verdict.reason.split(" (")[0]
+            report.refused[key] = report.refused.get(key, 0) + 1
+            continue
+        report.turns_trusted += 1
+        for c in extract(t.text[:READ_LIMIT], context=(previous or "")[:READ_LIMIT]):
+            out.append(Mention(fact_id(c.subject, c.relation, c.object), c, t, "typed"))
+        if guess:
+            for c in confirmed_facts(guess, t.text):
+                out.append(Mention(fact_id(c.subject, c.relation, c.object), c, t, "confirmed"))
+    return out
+
+
+def _bar(relation: str) -> float:
+    return PEOPLE_BAR if relation in PEOPLE_RELATIONS else OTHER_BAR
+
+
+def build_facts(mentions: Iterable[Mention]) -> list[NewFact]:
+    """Aggregate mentions into facts: one source per (fact, turn), confidence from independent turns."""
+    per_turn: dict[tuple[str, int], Mention] = {}
+    for m in mentions:
+        key = (m.fact, m.turn.id)
+        cur = per_turn.get(key)
+        if cur is None or (m.candidate.confidence, m.via == "typed") > (cur.candidate.confidence, cur.via == "typed"):
+            per_turn[key] = m
+    by_fact: dict[str, list[Mention]] = {}
+    for (fid, _), m in sorted(per_turn.items()):
+        by_fact.setdefault(fid, []).append(m)
+    facts: list[NewFact] = []
+    for fid in sorted(by_fact):
+        ms = sorted(by_fact[fid], key=lambda m: (m.turn.ts or "", m.turn.id))
+        miss = 1.0
+        for m in ms:
+            miss *= 1 - max(0.0, min(1.0, m.candidate.confidence))
+        conf = round(min(CONFIDENCE_CAP, 1 - miss), 4)
+        c0 = ms[-1].candidate
+        shown = next((m.candidate.object for m in reversed(ms) if m.candidate.object != m.candidate.object.lower()),
+                     c0.object)
+        sources = tuple(
+            FactSource(
+                session=m.turn.session,
+                seq=m.turn.seq,
+                turn=m.turn.id,
+                uuid=m.turn.uuids[0] if m.turn.uuids else None,
+                quote=m.candidate.quote,
+                ts=m.turn.ts,
+                confidence=m.candidate.confidence,
+                via=m.via,
+            )
+            for m in ms
+        )
+        stamps = [m.turn.ts for m in ms if m.turn.ts]
+        facts.append(
+            NewFact(
+                id=fid,
+                subject=_norm(c0.subject),
+                relation=c0.relation,
+                object=shown,
+                confidence=conf,
+                first_ts=min(stamps) if stamps else None,
+                last_ts=max(stamps) if stamps else None,
+                status="current",
+                sources=sources,
+            )
+        )
+    return _mark_history(facts)
+
+
+def _mark_history(facts: list[NewFact]) -> list[NewFact]:
+    """Older values of a changing relation become "past" once a newer confident value exists."""
+    from dataclasses import replace
+
+    groups: dict[tuple[str, str], list[NewFact]] = {}
+    for f in facts:
+        if f.relation in CHANGING:
+            groups.setdefault((f.subject, _SAME_VALUE.get(f.relation, f.relation)), []).append(f)
+    past: set[str] = set()
+    for members in groups.values():
+        confident = [f for f in members if f.confidence >= _bar(f.relation)]
+        if not confident:
+            continue
+        newest = max(confident, key=lambda f: (f.last_ts or "", f.confidence, f.id))
+        for f in members:
+            if f.id != newest.id and f.object.lower() != newest.object.lower() and (f.last_ts or "") <= (
+                newest.last_ts or ""
+            ):
+                past.add(f.id)
+    return [replace(f, status="past") if f.id in past else f for f in facts]
+
+
+def _stored(store: Store) -> list[Mention]:
+    """The mentions already stored, as the derive that wrote them saw them."""
+    out: list[Mention] = []
+    for fid, subject, relation, obj, turn, session, seq, uuid, quote, ts, conf, via in store.stored_mentions():
+        t = Turn(turn, session, seq, (uuid,) if uuid else (), "user", TYPED, "", "", ts, "interactive", None)
+        out.append(Mention(fid, FactCandidate(subject, relation, obj, conf, quote, (0, 0)), t, via))
+    return out
+
+
+def _new_turns(store: Store, after: int) -> tuple[list[Turn], set[int]]:
+    """Turns after `after`, each session's preceded by the stored turns that set its reading state
+    (the person's previous typed turn and the assistant turns after it); ids of those to skip."""
+    fresh = list(store.iter_turns(kinds=[TYPED, ASSISTANT], after_id=after))
+    first: dict[str, int] = {}
+    for t in fresh:
+        first[t.session] = min(first.get(t.session, t.seq), t.seq)
+    seed_ids: set[int] = set()
+    for session, seq in first.items():
+        for tid, _, kind in store.turns_before(session, seq, [TYPED, ASSISTANT]):
+            seed_ids.add(tid)
+            if kind == TYPED:
+                break
+    seeded = [t for sid in sorted(first) for t in store.turns(sid, start=0, end=first[sid]) if t.id in seed_ids]
+    turns = sorted([*seeded, *fresh], key=lambda t: (t.session, t.seq))
+    return turns, seed_ids
+
+
+def derive_facts(store: Store, user_name: str = "", *, incremental: bool = False) -> DeriveReport:
+    """Derive the facts from the stored turns and write the whole set in one transaction.
+
+    Full (the default): every typed and assistant turn is read again. `incremental`: only turns
+    after the last derived one are read and merged with the stored mentions; it gives the same
+    facts as a full derive. `user_name` is accepted for symmetry with the other readers (sources
+    name the person at read time).
+    """
+    started = time.perf_counter()
+    report = DeriveReport()
+    after = store.derived_turn() if incremental else 0
+    if after:
+        turns, skip = _new_turns(store, after)
+        if not turns:
+            report.facts_version = store.facts_version()
+            return report
+        base = _stored(store)
+    else:
+        turns, skip, base = list(store.iter_turns(kinds=[TYPED, ASSISTANT])), set(), []
+        turns.sort(key=lambda t: (t.session, t.seq))
+    last_turn = max([after, *(t.id for t in turns)])
+    mentions = [m for m in read_mentions(turns, report) if m.turn.id not in skip]
+    by_turn, by_uuid = store.suppressed_facts()
+    kept: list[Mention] = list(base)
+    for m in mentions:
+        if (m.fact, m.turn.id) in by_turn or any((m.fact, u) in by_uuid for u in m.turn.uuids):
+            report.suppressed += 1
+            continue
+        kept.append(m)
+    report.mentions = len(kept)
+    facts = build_facts(kept)
+    report.facts = len(facts)
+    report.changed = store.replace_facts(facts, last_turn)
+    report.facts_version = store.facts_version()
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report

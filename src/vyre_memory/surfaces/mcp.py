@@ -1,0 +1,136 @@
+"""The MCP server (`vyre mcp`): memory's tools for Claude Code and any MCP client, over stdio or
+streamable HTTP. A thin layer over `Memory` (through surfaces/scopes.py); no SQL and no prompt text.
+
+Guarantees:
+- tools: `memory.ask`, `memory.retrieve`, `memory.answer`, `memory.facts.list`, `memory.facts.show`,
+  `memory.facts.delete`, `memory.graph.list`, `memory.graph.show`, `memory.graph.edit`
+  (dotted names are valid MCP tool names: the SDK accepts `[A-Za-z0-9._-]{1,128}`);
+- the whole server has one scope, fixed when it starts: the project folder it was started in
+  (questions default to it), the person's own (`--owner` or `[mcp] scope = "owner"`), or an agent
+  granted projects (`--agent-project` or `[mcp] agent_projects`), which never sees personal facts
+  or the graph;
+- a failure comes back as an MCP tool error (`isError: true`) whose text says what to do;
+- streamable HTTP binds loopback only: a remote client uses `vyre serve` with tokens instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from ..config import Config
+from ..errors import ConfigError, VyreError
+from ..memory import Memory
+from .scopes import Caller, Gate, ScopedMemory, is_loopback, mcp_caller
+
+T = TypeVar("T")
+
+INSTRUCTIONS = (
+    "Vyre Memory answers questions about the person's past AI-assistant sessions: decisions, files, bugs, "
+    "people and projects. Call memory.ask with the question as the person would say it; it returns one cited "
+    "answer, or abstained=true with what memory does know (say 'Not sure.' then). memory.retrieve gives the "
+    "passages themselves; memory.answer is the instant facts-only path."
+)
+
+
+def create_server(memory_factory: Callable[[], Memory], caller: Caller) -> MCPServer:
+    """An MCP server over one `Memory` (opened on the first tool call), scoped to `caller`."""
+    server = MCPServer(name="vyre-memory", instructions=INSTRUCTIONS, version="0.1.0")
+    gate: list[Gate] = []
+
+    def scoped() -> ScopedMemory:
+        if not gate:
+            gate.append(Gate(memory_factory()))
+        return ScopedMemory(gate[0], caller)
+
+    def run(fn: Callable[[ScopedMemory], T]) -> T:
+        try:
+            return fn(scoped())
+        except VyreError as exc:
+            raise ToolError(str(exc)) from exc
+
+    @server.tool(name="memory.ask")
+    def ask(question: str, project_cwds: list[str] | None = None, context: dict[str, str] | None = None,
+            now: str | None = None) -> dict[str, Any]:
+        """Ask memory one question; get one cited answer or an abstention ("Not sure.") with what memory knows.
+
+        project_cwds: only sessions run in these folders (default: this server's scope).
+        context: {"project": folder, "thread": session id} of the asking session. now: ISO time of the question.
+        """
+        return run(lambda s: s.ask(question, project_cwds=project_cwds, context=context, now=now))
+
+    @server.tool(name="memory.retrieve")
+    def retrieve(question: str, project_cwds: list[str] | None = None, k: int = 8,
+                 now: str | None = None) -> dict[str, Any]:
+        """The ranked passages (turns) an answer to this question would be read from, under this server's scope."""
+        return run(lambda s: s.retrieve(question, project_cwds=project_cwds, k=k, now=now))
+
+    @server.tool(name="memory.answer")
+    def answer(question: str, now: str | None = None) -> dict[str, Any]:
+        """The instant path: a personal question answered from the person's facts, no model; else an abstention."""
+        return run(lambda s: s.answer(question, now=now))
+
+    @server.tool(name="memory.facts.list")
+    def facts_list(subject: str | None = None, relation: str | None = None) -> dict[str, Any]:
+        """Personal facts memory holds (owner scope only), optionally of one subject or relation (e.g. "wife")."""
+        return run(lambda s: s.facts(subject, relation))
+
+    @server.tool(name="memory.facts.show")
+    def facts_show(fact_id: str) -> dict[str, Any]:
+        """One fact and every turn it stands on (an id prefix of 6+ characters is enough)."""
+        return run(lambda s: s.fact(fact_id))
+
+    @server.tool(name="memory.facts.delete")
+    def facts_delete(fact_id: str) -> dict[str, Any]:
+        """Delete a wrong fact; it is not read again from the same turns."""
+        return run(lambda s: s.delete_fact(fact_id))
+
+    @server.tool(name="memory.graph.list")
+    def graph_list(kind: str | None = None) -> dict[str, Any]:
+        """People, projects, organisations and decisions, and the edges between them (owner scope only)."""
+        return run(lambda s: s.graph(kind))
+
+    @server.tool(name="memory.graph.show")
+    def graph_show(name: str) -> dict[str, Any]:
+        """One entity by name, alias or id, with its edges and the turns they stand on."""
+        return run(lambda s: s.entity(name))
+
+    @server.tool(name="memory.graph.edit")
+    def graph_edit(op: str, name: str, new_name: str | None = None, other: str | None = None,
+                   alias: str | None = None, pinned: bool = True) -> dict[str, Any]:
+        """Edit an entity: op is rename (new_name), merge (other into name), alias_add / alias_remove (alias),
+        delete, or pin (pinned). Edits survive re-derives."""
+        return run(lambda s: s.edit(op, name, new_name=new_name, other=other, alias=alias, pinned=pinned))
+
+    return server
+
+
+def serve(
+    home: Path | None = None,
+    *,
+    transport: str = "stdio",
+    project: str | None = None,
+    owner: bool = False,
+    agent_projects: tuple[str, ...] = (),
+    host: str = "127.0.0.1",
+    port: int = 8766,
+) -> None:
+    """Run the MCP server until its client goes away (stdio) or it is interrupted (HTTP)."""
+    config = Config.load(home)
+    caller = mcp_caller(config.raw, project=project, owner=owner, agent_projects=agent_projects)
+    server = create_server(lambda: Memory(config=config), caller)
+    if transport == "stdio":
+        server.run("stdio")
+    elif transport == "http":
+        if not is_loopback(host):
+            raise ConfigError(
+                f"the MCP server over HTTP binds loopback only (not {host}); for remote clients run "
+                "`vyre serve --host ...` with [tokens] in config.toml"
+            )
+        server.run("streamable-http", host=host, port=port)
+    else:
+        raise ConfigError(f"unknown transport {transport!r}; use stdio or http")

@@ -1,0 +1,83 @@
+"""The fast path over the open worlds: answers most personal questions, never wrongly, never to an agent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.conftest import WORLDS, need
+
+from vyre_memory import Memory
+from vyre_memory.eval.metrics import judge, percentile
+
+PERSONAL = {"person", "relation", "place", "thing", "preference"}
+
+
+def _ask(mem: Memory, q: dict[str, Any]) -> Any:
+    scope = q.get("scope") or {}
+    return mem.answer(
+        q["question"], now=q["asked_at"], project_cwds=scope.get("project_cwds"),
+        agent_projects=scope.get("agent_projects"),
+    )
+
+
+@pytest.mark.parametrize("world", ["open", "open2"])
+def test_fast_path_answers_most_personal_questions_and_is_right_on_each(tmp_path: Path, world: str) -> None:
+    projects = need(WORLDS / world / "home" / ".claude" / "projects")
+    questions = json.loads((WORLDS / world / "questions.json").read_text())["questions"]
+    personal = [q for q in questions if q["class"] in PERSONAL]
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([projects])
+        answerable = answered = 0
+        latencies: list[float] = []
+        for q in personal:
+            agent = bool((q.get("scope") or {}).get("agent_projects"))
+            res = _ask(mem, q)
+            latencies.append(res.latency_ms)
+            expected = q.get("answerable", True) and not agent
+            answerable += int(expected)
+            if res.abstained:
+                assert res.answer is None and res.sources == () and res.via is None
+                continue
+            answered += 1
+            assert judge(res.answer, False, expected, q.get("accept", []), q.get("reject") or []), (q, res)
+            assert res.via == "fact" and res.confidence >= 0.5 and res.sources and res.cost_usd == 0.0
+            for s in res.sources:
+                assert s.name == "me" and s.quote and s.uuid
+        print(f"{world}: answered {answered}/{answerable}, p50 {percentile(latencies, 50)} ms, "
+              f"p95 {percentile(latencies, 95)} ms")
+        assert answered >= 0.7 * answerable
+
+
+@pytest.mark.parametrize("world", ["open", "open2"])
+def test_agent_scope_never_gets_a_personal_fact(tmp_path: Path, world: str) -> None:
+    projects = need(WORLDS / world / "home" / ".claude" / "projects")
+    questions = json.loads((WORLDS / world / "questions.json").read_text())["questions"]
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([projects])
+        agent = ["/"]  # even an agent granted everything
+        for q in questions:
+            if q["class"] not in PERSONAL:
+                continue
+            res = mem.answer(q["question"], agent_projects=agent, now=q["asked_at"])
+            assert res.abstained and res.answer is None and res.known == () and res.sources == ()
+        mine = mem.answer("what's my wife's name" if world == "open" else "what's my dad's name?")
+        assert not mine.abstained
+
+
+def test_abstention_says_what_memory_knows(tmp_path: Path) -> None:
+    projects = need(WORLDS / "open" / "home" / ".claude" / "projects")
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([projects])
+        res = mem.answer("what's my sister's husband's name")
+        assert res.abstained and res.answer is None
+        assert any("Hanna" in k for k in res.known)
+        d = res.to_dict()
+        assert set(d) >= {"answer", "confidence", "abstained", "known", "sources", "via", "latency_ms", "cost_usd"}
+        assert mem.answer("which file had the stripe refund bug").abstained
+        first = mem.answer("what's my wife's name").to_dict()
+        second = mem.answer("what's my wife's name").to_dict()
+        first.pop("latency_ms"), second.pop("latency_ms"), first.pop("timings"), second.pop("timings")
+        assert first == second

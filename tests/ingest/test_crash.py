@@ -1,0 +1,372 @@
+"""Crash safety of ingest: SIGKILL at random moments, real subprocesses, a real SQLite file.
+
+The store promises one transaction per written batch, so a kill at any moment must leave a
+database that opens, passes `PRAGMA integrity_check`, holds whole files or nothing of them,
+and that a later run completes to exactly what an uninterrupted run stores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from vyre_memory import Memory
+from vyre_memory.eval.synth import write_history
+from vyre_memory.ingest.runner import IngestSettings, plan
+from vyre_memory.ingest.runner import ingest as run_ingest
+from vyre_memory.store.sqlite import Store
+
+pytestmark = pytest.mark.slow
+
+SESSIONS = int(os.environ.get("VYRE_CRASH_SESSIONS", "100"))
+CYCLES = int(os.environ.get("VYRE_CRASH_CYCLES", "20"))
+SEED = 20261130
+CLI = [sys.executable, "-c", "from vyre_memory.surfaces.cli import main; main()"]
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def make_home(home: Path) -> Path:
+    """A VYRE_HOME with no embedder: these tests are about ingest, not vectors."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text('embedder = "none"\n', encoding="utf-8")
+    return home
+
+
+def _start(tree: Path, home: Path, *args: str, stdout: int = subprocess.DEVNULL) -> subprocess.Popen:
+    make_home(home)
+    env = dict(os.environ, VYRE_HOME=str(home))
+    command = [*CLI, "ingest", str(tree), "--quiet", *args]
+    return subprocess.Popen(command, env=env, stdout=stdout, stderr=subprocess.PIPE)
+
+
+def _run_cli(tree: Path, home: Path) -> tuple[float, dict]:
+    """A whole `vyre ingest --json` run in a subprocess: (seconds, its report)."""
+    started = time.perf_counter()
+    proc = _start(tree, home, "--json", stdout=subprocess.PIPE)
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
+    assert proc.returncode == 0, err.decode(errors="replace")
+    return time.perf_counter() - started, json.loads(out)["report"]
+
+
+def _kill_after(tree: Path, home: Path, delay: float) -> bool:
+    """Start an ingest, SIGKILL it after `delay` seconds; True if it was still running."""
+    proc = _start(tree, home)
+    try:
+        proc.wait(timeout=delay)
+        finished = True
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        finished = False
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if finished:
+        assert proc.returncode == 0, err
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    return not finished
+
+
+def _complete(tree: Path, home: Path) -> int:
+    """Finish an interrupted ingest in this process (the ingest step only); returns new turns."""
+    store = Store(make_home(home) / "memory.db")
+    try:
+        return run_ingest(store, [tree], IngestSettings(vyre_home=str(home))).new_turns
+    finally:
+        store.close()
+
+
+def _counts(home: Path) -> dict:
+    """Sessions per kind and turns per role and kind, read with plain SQL (no migration, no writes)."""
+    conn = sqlite3.connect(home / "memory.db")
+    try:
+        return {
+            "sessions": dict(conn.execute("SELECT kind, COUNT(*) FROM sessions GROUP BY kind").fetchall()),
+            "turns_by_role": dict(conn.execute("SELECT role, COUNT(*) FROM turns GROUP BY role").fetchall()),
+            "turns_by_kind": dict(conn.execute("SELECT kind, COUNT(*) FROM turns GROUP BY kind").fetchall()),
+            "turns": conn.execute("SELECT COUNT(*) FROM turns").fetchone()[0],
+        }
+    finally:
+        conn.close()
+
+
+def _dump(db: Path, *, exact: bool = True) -> dict[str, list[tuple]]:
+    """Every session's turns, in order, as comparable tuples.
+
+    `exact=False` leaves out what depends on how the reads were split into runs: record uuids
+    (synthetic ones hash the line number) and a tool output's tool name (see the xfail tests below).
+    """
+    columns = "seq, role, kind, text, ts, tool_use_id, is_error" + (", name, tool_name, uuids" if exact else "")
+    conn = sqlite3.connect(db)
+    try:
+        out: dict[str, list[tuple]] = {sid: [] for (sid,) in conn.execute("SELECT id FROM sessions")}
+        for row in conn.execute(f"SELECT session, {columns} FROM turns ORDER BY session, seq"):
+            out[row[0]].append(tuple(row[1:]))
+        return out
+    finally:
+        conn.close()
+
+
+def check_consistent(db: Path) -> None:
+    """The database opens, passes integrity checks, and turns, sessions and uuids agree."""
+    assert db.exists()
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:  # killed before the schema's first transaction committed: an empty database
+            assert conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'turns'").fetchone()[0] == 0
+            return
+        conn.execute("INSERT INTO turns_fts (turns_fts) VALUES ('integrity-check')")
+        orphans = conn.execute("SELECT COUNT(*) FROM turns WHERE session NOT IN (SELECT id FROM sessions)")
+        assert orphans.fetchone()[0] == 0, "a turn without a session"
+        dup_seq = conn.execute("SELECT session, seq FROM turns GROUP BY session, seq HAVING COUNT(*) > 1").fetchall()
+        assert dup_seq == [], f"duplicate (session, seq): {dup_seq[:5]}"
+        gaps = conn.execute(
+            "SELECT session FROM turns GROUP BY session HAVING MIN(seq) != 0 OR MAX(seq) != COUNT(*) - 1"
+        ).fetchall()
+        assert gaps == [], f"seq not 0..n-1 in {gaps[:5]}"
+        multi = conn.execute("SELECT uuid FROM record_uuids GROUP BY uuid HAVING COUNT(*) > 1").fetchall()
+        assert multi == [], f"record uuids mapped to more than one turn: {multi[:5]}"
+        dangling = conn.execute("SELECT COUNT(*) FROM record_uuids WHERE turn NOT IN (SELECT id FROM turns)")
+        assert dangling.fetchone()[0] == 0, "a record uuid pointing at no turn"
+        mapped: dict[int, set[str]] = {}
+        for uuid, turn in conn.execute("SELECT uuid, turn FROM record_uuids"):
+            mapped.setdefault(turn, set()).add(uuid)
+        for turn_id, uuids in conn.execute("SELECT id, uuids FROM turns"):
+            assert set(json.loads(uuids)) == mapped.get(turn_id, set()), f"turn {turn_id}: uuids disagree"
+        wrong_count = conn.execute(
+            "SELECT s.id FROM sessions s WHERE s.turn_count != (SELECT COUNT(*) FROM turns t WHERE t.session = s.id)"
+        ).fetchall()
+        assert wrong_count == [], f"sessions.turn_count wrong for {wrong_count[:5]}"
+        fts = conn.execute("SELECT COUNT(*) FROM turns_fts").fetchone()[0]
+        assert fts == conn.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def _sources(db: Path) -> set[str]:
+    conn = sqlite3.connect(db)
+    try:
+        if conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sources'").fetchone()[0] == 0:
+            return set()
+        return {p for (p,) in conn.execute("SELECT path FROM sources")}
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A generated tree, the uninterrupted run's counts and turns, and how long a CLI run takes."""
+    root = tmp_path_factory.mktemp("crash")
+    tree = root / "projects"
+    list(write_history(tree, sessions=SESSIONS, seed=SEED))
+    home = root / "reference"
+    seconds, _ = _run_cli(tree, home)
+    started = time.perf_counter()
+    subprocess.run([*CLI, "--version"], check=True, capture_output=True)
+    startup = time.perf_counter() - started
+    started = time.perf_counter()
+    _complete(tree, root / "scratch")
+    ingest_step = time.perf_counter() - started
+    order = [str(f) for _, f in plan([tree])]
+    return {
+        "root": root,
+        "tree": tree,
+        "seconds": seconds,  # a whole `vyre ingest`: start, ingest, passages, facts
+        "ingest_window": startup + ingest_step,  # about when the ingest step's last commit happens
+        "counts": _counts(home),
+        "dump": _dump(home / "memory.db"),
+        "order": order,
+    }
+
+
+# -- tests -----------------------------------------------------------------------------------------
+def test_reference_run_is_consistent_and_idempotent(history: dict) -> None:
+    home = history["root"] / "reference"
+    check_consistent(home / "memory.db")
+    counts = history["counts"]
+    assert sum(counts["sessions"].values()) > SESSIONS  # main sessions plus subagents
+    assert counts["turns"] > 20 * SESSIONS
+    _, again = _run_cli(history["tree"], home)
+    assert again["new_turns"] == 0 and again["new_sessions"] == 0 and again["problems"] == []
+    assert _counts(home) == counts
+
+
+def test_sigkill_fresh_home_each_time(history: dict) -> None:
+    """Kill a first ingest at a random moment, 20 times, each into its own fresh VYRE_HOME."""
+    rng = random.Random(SEED)
+    full = history["seconds"]
+    # stratified: half over the ingest step (start-up to its last commit), half over the whole
+    # run (passages and facts are written after it)
+    half = CYCLES // 2
+    delays = [history["ingest_window"] * 1.2 * (i + rng.random()) / half for i in range(half)]
+    delays += [full * (i + rng.random()) / (CYCLES - half) for i in range(CYCLES - half)]
+    rng.shuffle(delays)
+    killed = 0
+    partial = 0
+    reference = history["dump"]
+    order = history["order"]
+    for i, delay in enumerate(delays):
+        home = history["root"] / f"fresh-{i}"
+        killed += _kill_after(history["tree"], home, delay)
+        db = home / "memory.db"
+        if db.exists():
+            check_consistent(db)
+            # a kill leaves the store as it was before the batch in flight: whole files or nothing,
+            # and the files written are a prefix of the run's order
+            done = _sources(db)
+            assert done == set(order[: len(done)]), f"cycle {i}: written sources are not a prefix of the run"
+            dump = _dump(db)
+            for sid, turns in dump.items():
+                assert turns == reference[sid], f"cycle {i} (killed at {delay:.3f}s): session {sid} is partial"
+            if 0 < len(done) < len(order):
+                partial += 1
+        _complete(history["tree"], home)
+        check_consistent(db)
+        assert _counts(home) == history["counts"], f"cycle {i}: killed at {delay:.3f}s of {full:.3f}s"
+        assert _dump(db) == reference
+        shutil.rmtree(home)
+    assert killed >= CYCLES // 2, f"only {killed} of {CYCLES} runs were still running when killed"
+    assert partial >= 1, "no kill landed between two committed batches"
+
+
+def test_sigkill_persistent_home_growing_files(history: dict) -> None:
+    """One VYRE_HOME across 20 kills while the files grow (cut at arbitrary bytes: torn last lines)."""
+    rng = random.Random(SEED + 1)
+    staged = history["tree"]
+    live = history["root"] / "growing"
+    home = history["root"] / "persistent"
+    files = sorted(p for p in staged.rglob("*") if p.is_file())
+    blobs = {p: p.read_bytes() for p in files}
+    written = dict.fromkeys(files, 0)
+    for p in files:
+        (live / p.relative_to(staged)).parent.mkdir(parents=True, exist_ok=True)
+        if p.suffix == ".json":  # subagent .meta.json sidecars are written whole, first
+            (live / p.relative_to(staged)).write_bytes(blobs[p])
+            written[p] = len(blobs[p])
+    step_seconds = history["ingest_window"]
+    killed = 0
+    for i in range(CYCLES):
+        for p in files:
+            target = len(blobs[p]) if i == CYCLES - 1 else int(len(blobs[p]) * (i + rng.random()) / CYCLES)
+            if target > written[p]:
+                with (live / p.relative_to(staged)).open("ab") as f:
+                    f.write(blobs[p][written[p] : target])
+                written[p] = target
+        killed += _kill_after(live, home, rng.uniform(0.0, step_seconds))
+        if (home / "memory.db").exists():
+            check_consistent(home / "memory.db")
+    assert killed >= CYCLES // 3
+    assert all(written[p] == len(blobs[p]) for p in files)
+    _complete(live, home)
+    assert _complete(live, home) == 0
+    check_consistent(home / "memory.db")
+    assert _counts(home) == history["counts"]
+    # same turns, in the same order, as the uninterrupted one-shot run (paths differ: compare per session)
+    assert _dump(home / "memory.db", exact=False) == {
+        sid: [t[:7] for t in turns] for sid, turns in history["dump"].items()
+    }
+
+
+def test_appends_between_runs_equal_one_shot(tmp_path: Path) -> None:
+    """A growing session (cut mid-line, torn last line without newline) read over many runs."""
+    tree = tmp_path / "projects"
+    files = list(write_history(tree, sessions=12, seed=SEED + 2, exchanges=(6, 12)))
+    blobs = {p: p.read_bytes() for p in files}
+    live = tmp_path / "live"
+    for p in tree.rglob("*.json"):
+        (live / p.relative_to(tree)).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(p, live / p.relative_to(tree))
+    rng = random.Random(SEED + 3)
+    cuts = {p: [*sorted(rng.sample(range(1, len(b)), 12)), len(b)] for p, b in blobs.items()}
+    # also cut a few files exactly before a newline, and exactly after one
+    for p, b in list(blobs.items())[:4]:
+        newline = b.index(b"\n", len(b) // 3)
+        cuts[p] = sorted({*cuts[p], newline, newline + 1})
+    home = make_home(tmp_path / "incremental")
+    written = dict.fromkeys(files, 0)
+    with Memory(home) as mem:
+        for step in range(max(len(c) for c in cuts.values())):
+            for p in files:
+                cut = cuts[p][min(step, len(cuts[p]) - 1)]
+                if cut > written[p]:
+                    dest = live / p.relative_to(tree)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    with dest.open("ab") as f:
+                        f.write(blobs[p][written[p] : cut])
+                    written[p] = cut
+            report = mem.ingest([live])
+            assert report.problems == [], report.problems[:3]
+        assert mem.ingest([live]).new_turns == 0
+    check_consistent(home / "memory.db")
+    one_shot = make_home(tmp_path / "one-shot")
+    with Memory(one_shot) as mem:
+        mem.ingest([live])
+    assert _counts(home) == _counts(one_shot)
+    assert _dump(home / "memory.db", exact=False) == _dump(one_shot / "memory.db", exact=False)
+
+
+# -- bugs found by the tests above, pinned (strict xfail: they start failing when fixed) ------------
+def _record(i: int, content: object, rtype: str = "user", **extra: object) -> str:
+    record = {
+        "type": rtype, "uuid": f"00000000-0000-4000-8000-{i:012d}", "sessionId": "s", "cwd": "/x",
+        "timestamp": "2026-01-01T00:00:00.000Z", "message": {"role": rtype, "content": content}, **extra,
+    }
+    return json.dumps(record)
+
+
+@pytest.mark.xfail(strict=True, reason="src bug: a tool output read in a later run than its call loses its tool name")
+def test_tool_output_named_when_call_was_read_in_an_earlier_run(tmp_path: Path) -> None:
+    f = tmp_path / "p" / "11111111-1111-4111-8111-111111111111.jsonl"
+    f.parent.mkdir()
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": "/x/a.py"}}
+    f.write_text(_record(1, "pad " * 2000) + "\n" + _record(2, [call], "assistant") + "\n")
+    result = [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "print(1)"}]
+    with Memory(make_home(tmp_path / "h")) as mem:
+        mem.ingest([f])
+        with f.open("a") as fh:
+            fh.write(_record(3, result) + "\n")
+        mem.ingest([f])
+        (out,) = [t for t in mem.turns("s") if t.kind == "tool_output"]
+    assert (out.name, out.tool_name) == ("Read", "Read")  # a one-shot ingest of the same file gives this
+
+
+@pytest.mark.xfail(strict=True, reason="src bug: lines.py counts the newline that completes a torn line as a line")
+def test_line_numbers_after_a_torn_line_is_completed(tmp_path: Path) -> None:
+    """The last line parsed without its newline; the next run reads the newline as a blank line 3.
+
+    Line numbers then run one too high for the rest of the file: problems name the wrong line,
+    and synthetic uuids (they hash the line) differ from a one-shot read, so reading the same
+    file again (another path to it, a lost read position) stores the system reminder twice.
+    """
+    f = tmp_path / "p" / "11111111-1111-4111-8111-111111111111.jsonl"
+    f.parent.mkdir()
+    f.write_text(_record(1, "one " * 2000) + "\n" + _record(2, "two"))  # no newline yet
+    with Memory(make_home(tmp_path / "h")) as mem:
+        mem.ingest([f])
+        with f.open("a") as fh:
+            fh.write("\n" + _record(3, "three\n<system-reminder>r</system-reminder>") + "\nnot json\n")
+        report = mem.ingest([f])
+        other = tmp_path / "q"
+        other.symlink_to(f.parent)
+        again = mem.ingest([other / f.name])
+    assert report.problems == [f"{f}:4: not valid JSON (Expecting value at column 1)"]
+    assert again.new_turns == 0

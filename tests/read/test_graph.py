@@ -1,0 +1,115 @@
+"""The graph: derived from trusted facts and turns; the person's edits survive every re-ingest and re-derive."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from tests.conftest import WORLDS, need
+
+from vyre_memory import Memory
+from vyre_memory.errors import NotFoundError, VyreError
+
+
+def _names(mem: Memory) -> dict[str, str]:
+    return {e.id: e.name for e in mem.graph()}
+
+
+def _typed(session: str, uuid: str, text: str, ts: str, cwd: str) -> str:
+    return json.dumps(
+        {
+            "parentUuid": None, "isSidechain": False, "type": "user", "message": {"role": "user", "content": text},
+            "uuid": uuid, "timestamp": ts, "promptSource": "typed", "userType": "external", "entrypoint": "cli",
+            "cwd": cwd, "sessionId": session, "version": "2.1.0",
+        }
+    ) + "\n"
+
+
+def test_graph_is_derived_from_facts_projects_and_decisions(tmp_path: Path) -> None:
+    projects = need(WORLDS / "open" / "home" / ".claude" / "projects")
+    with Memory(tmp_path / "home", embedder="none", user_name="Joel") as mem:
+        mem.ingest([projects])
+        me = mem.entity("Joel")
+        wife = mem.entity("Ines")
+        assert any(e.relation == "wife" and e.src == me.id and e.dst == wife.id and e.sources for e in me.edges)
+        portal = mem.entity("tidewater-portal")
+        assert portal.kind == "project" and "/home/joel/code/tidewater-portal" in portal.aliases
+        decisions = [e for e in mem.graph() if e.kind == "decision"]
+        assert decisions and all(any(x.relation == "about" and x.sources for x in d.edges) for d in decisions)
+        assert any(d.status == "superseded" for d in decisions)
+        assert "Ines" in mem.expand("what's my wife's name")
+        assert "/home/joel/code/tidewater-portal" in mem.expand("what did we decide about the tidewater staff login")
+        assert "Owen Pratt" in mem.expand("who is owen")
+        # nothing from a memory ask thread or a subagent: every person edge from the user stands on typed turns
+        for edge in me.edges:
+            for s in edge.sources:
+                (turn,) = mem.store.turns(s.session, start=s.seq, end=s.seq + 1)
+                assert turn.kind == "typed" and turn.session_kind == "interactive"
+
+
+def test_edits_survive_re_ingest_and_re_derive(tmp_path: Path) -> None:
+    world = need(WORLDS / "open" / "home" / ".claude" / "projects")
+    projects = tmp_path / "projects"
+    shutil.copytree(world, projects)
+    with Memory(tmp_path / "home", embedder="none", user_name="Joel") as mem:
+        mem.ingest([projects])
+        owen = mem.entity("Owen Pratt")
+        renamed = mem.rename_entity("Owen Pratt", "Owen P.")
+        assert renamed.id == owen.id and "Owen Pratt" in renamed.aliases
+        mem.add_alias("Owen P.", "the reviewer")
+        mem.remove_alias("Owen P.", "Owen")
+        mem.pin_entity("Tamsin")
+        merged = mem.merge_entities("ledgerline-api", "levain-monitor")
+        assert "levain-monitor" in merged.aliases
+        mem.delete_entity("Gus")
+        with pytest.raises(NotFoundError, match="vyre graph show"):
+            mem.entity("Gus")
+        with pytest.raises(VyreError):
+            mem.delete_entity("Joel")
+        before = {e.id: (e.name, e.aliases, e.pinned, len(e.edges)) for e in mem.graph()}
+
+        def check() -> None:
+            after = {e.id: (e.name, e.aliases, e.pinned, len(e.edges)) for e in mem.graph()}
+            assert after == before
+            assert mem.entity("the reviewer").id == owen.id
+            assert "Owen" not in mem.entity("Owen P.").aliases
+            assert mem.entity("Tamsin").pinned
+            assert mem.entity("levain-monitor").name == "ledgerline-api"
+            with pytest.raises(NotFoundError):
+                mem.entity("Gus")
+
+        mem.ingest([projects])  # the same files again
+        check()
+        mem.derive()
+        check()
+        # new turns arrive: the graph is rebuilt and the edits are re-applied on top
+        extra = projects / "-home-joel-code-extra"
+        extra.mkdir()
+        (extra / "00000000-0000-4000-8000-00000000000a.jsonl").write_text(
+            _typed("00000000-0000-4000-8000-00000000000a", "x-1", "ok let's go with sqlite for the cache",
+                   "2026-10-08T10:00:00Z", "/home/joel/code/extra"),
+            encoding="utf-8",
+        )
+        mem.ingest([projects])
+        assert mem.entity("the reviewer").name == "Owen P."
+        assert mem.entity("Tamsin").pinned
+        with pytest.raises(NotFoundError):
+            mem.entity("Gus")
+        assert any(e.kind == "decision" and "sqlite" in e.name for e in mem.graph())
+    # and a brand-new process over the same database sees the same
+    with Memory(tmp_path / "home", embedder="none", user_name="Joel") as mem:
+        mem.derive()
+        assert mem.entity("Owen P.").id == owen.id
+
+
+def test_deleting_a_fact_removes_its_edge(tmp_path: Path) -> None:
+    projects = need(WORLDS / "open" / "home" / ".claude" / "projects")
+    with Memory(tmp_path / "home", embedder="none", user_name="Joel") as mem:
+        mem.ingest([projects])
+        (wife,) = mem.facts(relation="wife")
+        mem.delete_fact(wife.id)
+        assert not any(e.relation == "wife" for e in mem.entity("Joel").edges)
+        mem.derive()
+        assert not any(e.relation == "wife" for e in mem.entity("Joel").edges)
