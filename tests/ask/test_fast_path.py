@@ -81,3 +81,32 @@ def test_abstention_says_what_memory_knows(tmp_path: Path) -> None:
         second = mem.answer("what's my wife's name").to_dict()
         first.pop("latency_ms"), second.pop("latency_ms"), first.pop("timings"), second.pop("timings")
         assert first == second
+
+
+def test_cli_facts_and_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from vyre_memory.surfaces.cli import main
+
+    projects = need(WORLDS / "open" / "home" / ".claude" / "projects")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('embedder = "none"\nuser_name = "Joel"\n', encoding="utf-8")
+    monkeypatch.setenv("VYRE_HOME", str(home))
+    run = CliRunner().invoke
+    assert run(main, ["ingest", "--quiet", str(projects)]).exit_code == 0
+    listed = run(main, ["facts", "list", "--relation", "wife", "--json"])
+    assert listed.exit_code == 0, listed.output
+    (wife,) = json.loads(listed.output)
+    shown = run(main, ["facts", "show", wife["id"][:10]])
+    assert shown.exit_code == 0 and "Ines" in shown.output and "my wife ines" in shown.output
+    said = run(main, ["answer", "what's my wife's name", "--json", "--now", "2026-10-09T16:00:00Z"])
+    assert said.exit_code == 0
+    contract = json.loads(said.output)
+    assert contract["answer"] == "Your wife is Ines." and contract["via"] == "fact" and contract["sources"]
+    agent = run(main, ["answer", "what's my wife's name", "--agent-project", "/home/joel/code/ledgerline-api"])
+    assert agent.exit_code == 0 and agent.output.startswith("Not sure.")
+    assert run(main, ["facts", "delete", wife["id"]]).exit_code == 0
+    assert run(main, ["answer", "what's my wife's name"]).output.startswith("Not sure.")
+    missing = run(main, ["facts", "show", "ffffffffff"])
+    assert missing.exit_code == 1 and "vyre facts list" in missing.output

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from tests.conftest import WORLDS, need
+
 from vyre_memory import Memory
 from vyre_memory.ingest.labels import is_within
 from vyre_memory.surfaces.cli import main

@@ -169,7 +169,6 @@ def test_an_empty_file_alone_is_not_a_known_format(tmp_path: Path) -> None:
     assert (report.files_seen, report.problems) == (1, [])
 
 
-@pytest.mark.xfail(strict=True, reason="src bug: claude_code.sniff looks at the first 5 files only")
 def test_a_tree_whose_first_files_are_empty_is_still_detected(tmp_path: Path) -> None:
     """Five just-created (empty) sessions sorting first make a whole projects tree undetectable."""
     tree = tmp_path / "projects"

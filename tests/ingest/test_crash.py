@@ -32,6 +32,11 @@ SESSIONS = int(os.environ.get("VYRE_CRASH_SESSIONS", "100"))
 CYCLES = int(os.environ.get("VYRE_CRASH_CYCLES", "20"))
 SEED = 20261130
 CLI = [sys.executable, "-c", "from vyre_memory.surfaces.cli import main; main()"]
+# the same CLI committing every 10 files instead of every 200 (many more moments between two commits)
+CLI_SMALL_GROUPS = [
+    sys.executable, "-c",
+    "import vyre_memory.ingest.runner as r; r._GROUP_FILES = 10\nfrom vyre_memory.surfaces.cli import main; main()",
+]
 
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -42,10 +47,12 @@ def make_home(home: Path) -> Path:
     return home
 
 
-def _start(tree: Path, home: Path, *args: str, stdout: int = subprocess.DEVNULL) -> subprocess.Popen:
+def _start(
+    tree: Path, home: Path, *args: str, stdout: int = subprocess.DEVNULL, small_groups: bool = False
+) -> subprocess.Popen:
     make_home(home)
     env = dict(os.environ, VYRE_HOME=str(home))
-    command = [*CLI, "ingest", str(tree), "--quiet", *args]
+    command = [*(CLI_SMALL_GROUPS if small_groups else CLI), "ingest", str(tree), "--quiet", *args]
     return subprocess.Popen(command, env=env, stdout=stdout, stderr=subprocess.PIPE)
 
 
@@ -63,9 +70,9 @@ def _run_cli(tree: Path, home: Path) -> tuple[float, dict]:
     return time.perf_counter() - started, json.loads(out)["report"]
 
 
-def _kill_after(tree: Path, home: Path, delay: float) -> bool:
+def _kill_after(tree: Path, home: Path, delay: float, small_groups: bool = False) -> bool:
     """Start an ingest, SIGKILL it after `delay` seconds; True if it was still running."""
-    proc = _start(tree, home)
+    proc = _start(tree, home, small_groups=small_groups)
     try:
         proc.wait(timeout=delay)
         finished = True
@@ -110,7 +117,7 @@ def _dump(db: Path, *, exact: bool = True) -> dict[str, list[tuple]]:
     """Every session's turns, in order, as comparable tuples.
 
     `exact=False` leaves out what depends on how the reads were split into runs: record uuids
-    (synthetic ones hash the line number) and a tool output's tool name (see the xfail tests below).
+    (synthetic ones hash the line number) and a tool output's tool name (see the pinned tests below).
     """
     columns = "seq, role, kind, text, ts, tool_use_id, is_error" + (", name, tool_name, uuids" if exact else "")
     conn = sqlite3.connect(db)
@@ -226,7 +233,7 @@ def test_sigkill_fresh_home_each_time(history: dict) -> None:
     order = history["order"]
     for i, delay in enumerate(delays):
         home = history["root"] / f"fresh-{i}"
-        killed += _kill_after(history["tree"], home, delay)
+        killed += _kill_after(history["tree"], home, delay, small_groups=i % 2 == 1)
         db = home / "memory.db"
         if db.exists():
             check_consistent(db)
@@ -244,6 +251,7 @@ def test_sigkill_fresh_home_each_time(history: dict) -> None:
         assert _counts(home) == history["counts"], f"cycle {i}: killed at {delay:.3f}s of {full:.3f}s"
         assert _dump(db) == reference
         shutil.rmtree(home)
+    print(f"fresh homes: {killed} of {CYCLES} runs killed, {partial} between two commits of the ingest step")
     assert killed >= CYCLES // 2, f"only {killed} of {CYCLES} runs were still running when killed"
     assert partial >= 1, "no kill landed between two committed batches"
 
@@ -271,9 +279,10 @@ def test_sigkill_persistent_home_growing_files(history: dict) -> None:
                 with (live / p.relative_to(staged)).open("ab") as f:
                     f.write(blobs[p][written[p] : target])
                 written[p] = target
-        killed += _kill_after(live, home, rng.uniform(0.0, step_seconds))
+        killed += _kill_after(live, home, rng.uniform(0.0, step_seconds), small_groups=i % 2 == 1)
         if (home / "memory.db").exists():
             check_consistent(home / "memory.db")
+    print(f"persistent home: {killed} of {CYCLES} runs killed")
     assert killed >= CYCLES // 3
     assert all(written[p] == len(blobs[p]) for p in files)
     _complete(live, home)
@@ -324,7 +333,7 @@ def test_appends_between_runs_equal_one_shot(tmp_path: Path) -> None:
     assert _dump(home / "memory.db", exact=False) == _dump(one_shot / "memory.db", exact=False)
 
 
-# -- bugs found by the tests above, pinned (strict xfail: they start failing when fixed) ------------
+# -- bugs the tests above found, now fixed: each pinned ----------------------------------------------
 def _record(i: int, content: object, rtype: str = "user", **extra: object) -> str:
     record = {
         "type": rtype, "uuid": f"00000000-0000-4000-8000-{i:012d}", "sessionId": "s", "cwd": "/x",
@@ -333,7 +342,6 @@ def _record(i: int, content: object, rtype: str = "user", **extra: object) -> st
     return json.dumps(record)
 
 
-@pytest.mark.xfail(strict=True, reason="src bug: a tool output read in a later run than its call loses its tool name")
 def test_tool_output_named_when_call_was_read_in_an_earlier_run(tmp_path: Path) -> None:
     f = tmp_path / "p" / "11111111-1111-4111-8111-111111111111.jsonl"
     f.parent.mkdir()
@@ -345,11 +353,10 @@ def test_tool_output_named_when_call_was_read_in_an_earlier_run(tmp_path: Path) 
         with f.open("a") as fh:
             fh.write(_record(3, result) + "\n")
         mem.ingest([f])
-        (out,) = [t for t in mem.turns("s") if t.kind == "tool_output"]
+        (out,) = [t for t in mem.turns(f.stem) if t.kind == "tool_output"]
     assert (out.name, out.tool_name) == ("Read", "Read")  # a one-shot ingest of the same file gives this
 
 
-@pytest.mark.xfail(strict=True, reason="src bug: lines.py counts the newline that completes a torn line as a line")
 def test_line_numbers_after_a_torn_line_is_completed(tmp_path: Path) -> None:
     """The last line parsed without its newline; the next run reads the newline as a blank line 3.
 

@@ -113,3 +113,32 @@ def test_deleting_a_fact_removes_its_edge(tmp_path: Path) -> None:
         assert not any(e.relation == "wife" for e in mem.entity("Joel").edges)
         mem.derive()
         assert not any(e.relation == "wife" for e in mem.entity("Joel").edges)
+
+
+def test_cli_graph_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from vyre_memory.surfaces.cli import main
+
+    projects = need(WORLDS / "open" / "home" / ".claude" / "projects")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('embedder = "none"\nuser_name = "Joel"\n', encoding="utf-8")
+    monkeypatch.setenv("VYRE_HOME", str(home))
+    run = CliRunner().invoke
+    assert run(main, ["ingest", "--quiet", str(projects)]).exit_code == 0
+    people = run(main, ["graph", "show", "--kind", "person"])
+    assert people.exit_code == 0 and "Owen Pratt" in people.output
+    for args in (
+        ["graph", "rename", "Owen Pratt", "Owen P."],
+        ["graph", "alias", "add", "Owen P.", "reviewer"],
+        ["graph", "alias", "remove", "Owen P.", "Owen"],
+        ["graph", "pin", "Tamsin"],
+        ["graph", "merge", "ledgerline-api", "levain-monitor"],
+        ["graph", "delete", "Gus"],
+    ):
+        res = run(main, args)
+        assert res.exit_code == 0, (args, res.output)
+    one = json.loads(run(main, ["graph", "show", "reviewer", "--json"]).output)
+    assert one["name"] == "Owen P." and "Owen" not in one["aliases"]
+    assert run(main, ["graph", "show", "Gus"]).exit_code == 1

@@ -43,8 +43,7 @@ VYRE = [sys.executable, "-c", "from vyre_memory.surfaces.cli import main; main()
 
 def server_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
-    env.update({"VYRE_HOME": str(home), "VYRE_EMBEDDER": "hash", "VYRE_MODEL_BACKEND": "none",
-                "PYTHONUNBUFFERED": "1"})
+    env.update({"VYRE_HOME": str(home), "VYRE_EMBEDDER": "hash", "VYRE_MODEL_BACKEND": "none", "PYTHONUNBUFFERED": "1"})
     return env
 
 
@@ -113,7 +112,9 @@ def start_http(home: Path, *, host: str = "127.0.0.1", token: str | None = None)
     log = home.parent / f"serve-{port}.log"
     proc = subprocess.Popen(
         [*VYRE, "serve", "--host", host, "--port", str(port), "--home", str(home)],
-        env=server_env(home), stdout=log.open("wb"), stderr=subprocess.STDOUT,
+        env=server_env(home),
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
     )
     server = Server(f"http://127.0.0.1:{port}", proc, home, log)
     headers = {"Authorization": f"Bearer {token}"} if token else {}

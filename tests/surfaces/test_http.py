@@ -57,8 +57,7 @@ def test_sse_first_event_arrives_within_100ms_then_answered_then_result(
     with server.client() as c:
         c.get("/v1/health")  # a warm connection: what a client that already opened the page has
         by_flag = stream_ask(c, {"question": "which file had the refund bug", "stream": True})
-        by_accept = stream_ask(c, {"question": "what did we decide about the portal login"},
-                               accept="text/event-stream")
+        by_accept = stream_ask(c, {"question": "what did we decide about the portal login"}, accept="text/event-stream")
     for events in (by_flag, by_accept):
         kinds = [e["event"] for _, e in events]
         assert kinds[0] == "memory.thinking" and events[0][1]["stage"] == "understanding"
@@ -102,8 +101,12 @@ def test_agent_token_gets_no_personal_facts_graph_or_other_sessions(shared_serve
             assert r.status_code == 403
             assert r.json()["error"]["code"] == "forbidden"
             assert "owner token" in r.json()["error"]["message"]
-        harlow_session = next(p["session"] for p in owner.post(
-            "/v1/retrieve", json={"question": "portal login", "project_cwds": [demo.harlow]}).json()["passages"])
+        harlow_session = next(
+            p["session"]
+            for p in owner.post(
+                "/v1/retrieve", json={"question": "portal login", "project_cwds": [demo.harlow]}
+            ).json()["passages"]
+        )
         assert agent.get(f"/v1/sessions/{harlow_session}/turns").status_code == 403
         assert owner.get(f"/v1/sessions/{harlow_session}/turns").status_code == 200
 
@@ -123,8 +126,13 @@ def test_request_without_token_to_non_loopback_bind_is_refused(http_server: Call
 
 def test_non_loopback_bind_without_tokens_does_not_start(home_copy: Callable[..., Any], demo: Any) -> None:
     home = home_copy('user_name = "Sam"\n')
-    proc = subprocess.run([*demo.vyre, "serve", "--host", "0.0.0.0", "--port", str(demo.port()), "--home", str(home)],
-                          env=demo.env(home), capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [*demo.vyre, "serve", "--host", "0.0.0.0", "--port", str(demo.port()), "--home", str(home)],
+        env=demo.env(home),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert proc.returncode == 1
     assert "needs tokens" in proc.stderr and "[tokens]" in proc.stderr
 
@@ -169,10 +177,15 @@ def test_graph_edits_rename_alias_pin_merge_delete(http_server: Callable[..., An
         assert graph["edges"] and all({"src", "dst", "relation"} <= set(x) for x in graph["edges"])
         dani = names["Dani"]["id"]
         assert c.post(f"/v1/graph/entities/{dani}/aliases", json={"alias": "Danielle"}).json()["entity"]["aliases"] == [
-            "Danielle"]
+            "Danielle"
+        ]
         assert c.get("/v1/graph/entities/Danielle").json()["id"] == dani
-        assert c.request("DELETE", f"/v1/graph/entities/{dani}/aliases", json={"alias": "Danielle"}).json()[
-            "entity"]["aliases"] == []
+        assert (
+            c.request("DELETE", f"/v1/graph/entities/{dani}/aliases", json={"alias": "Danielle"}).json()["entity"][
+                "aliases"
+            ]
+            == []
+        )
         assert c.post(f"/v1/graph/entities/{dani}/pin", json={"pinned": True}).json()["entity"]["pinned"] is True
         renamed = c.post(f"/v1/graph/entities/{dani}/rename", json={"new_name": "Dani Marsh"}).json()["entity"]
         assert renamed["name"] == "Dani Marsh"
@@ -196,3 +209,32 @@ def test_turns_around_a_source_and_the_page_and_openapi(shared_server: Any) -> N
         spec = c.get("/openapi.json").json()
         assert spec["openapi"].startswith("3.")
         assert {"/v1/ask", "/v1/retrieve", "/v1/answer", "/v1/facts", "/v1/graph", "/v1/health"} <= set(spec["paths"])
+
+
+def test_tokens_map_to_scopes_and_an_agent_grant_is_never_widened() -> None:
+    import pytest
+
+    from vyre_memory.errors import ConfigError
+    from vyre_memory.surfaces.scopes import OWNER, Caller, caller_for_token, is_loopback, tokens_from_config
+
+    tokens = tokens_from_config({"tokens": {"o" * 16: "owner", "a" * 16: ["/w/shop"]}})
+    assert tokens == {"o" * 16: OWNER, "a" * 16: Caller("agent", ("/w/shop",))}
+    assert caller_for_token(None, tokens, loopback=True) == OWNER
+    assert caller_for_token("a" * 16, tokens, loopback=True).kind == "agent"
+    for token, loopback in ((None, False), ("b" * 16, True), ("b" * 16, False)):
+        with pytest.raises(PermissionError):
+            caller_for_token(token, tokens, loopback=loopback)
+    with pytest.raises(ConfigError, match="shorter than 16"):
+        tokens_from_config({"tokens": {"short": "owner"}})
+    with pytest.raises(ConfigError, match="owner"):
+        tokens_from_config({"tokens": {"x" * 16: 3}})
+    agent = Caller("agent", ("/w/shop",))
+    assert agent.ask_scope(["/w/portal"]) == {"project_cwds": ["/w/portal"], "agent_projects": ["/w/shop"]}
+    assert Caller("project", ("/w/shop",)).ask_scope(None) == {"project_cwds": ["/w/shop"], "agent_projects": None}
+    assert [is_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "192.168.1.4")] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]

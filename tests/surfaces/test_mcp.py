@@ -14,13 +14,26 @@ import httpx
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-TOOLS = {"memory.ask", "memory.retrieve", "memory.answer", "memory.facts.list", "memory.facts.show",
-         "memory.facts.delete", "memory.graph.list", "memory.graph.show", "memory.graph.edit"}
+TOOLS = {
+    "memory.ask",
+    "memory.retrieve",
+    "memory.answer",
+    "memory.facts.list",
+    "memory.facts.show",
+    "memory.facts.delete",
+    "memory.graph.list",
+    "memory.graph.show",
+    "memory.graph.edit",
+}
 
 
 def stdio(demo: Any, home: Path, *flags: str) -> StdioServerParameters:
-    return StdioServerParameters(command=demo.vyre[0], args=[*demo.vyre[1:], "mcp", "--home", str(home), *flags],
-                                 env=demo.env(home), cwd=str(home))
+    return StdioServerParameters(
+        command=demo.vyre[0],
+        args=[*demo.vyre[1:], "mcp", "--home", str(home), *flags],
+        env=demo.env(home),
+        cwd=str(home),
+    )
 
 
 def run(params: StdioServerParameters | str, body: Callable[[Client], Awaitable[None]]) -> None:
@@ -67,16 +80,20 @@ def test_agent_server_refuses_a_personal_question(demo: Any, demo_home: Path) ->
         assert "dani" not in json.dumps(result).lower()
         fast = await call(client, "memory.answer", question="what's my wife's name")
         assert fast["abstained"] is True and "dani" not in json.dumps(fast).lower()
-        for tool, args in (("memory.facts.list", {}), ("memory.graph.list", {}),
-                           ("memory.graph.edit", {"op": "alias_add", "name": "Dani", "alias": "D"})):
+        for tool, args in (
+            ("memory.facts.list", {}),
+            ("memory.graph.list", {}),
+            ("memory.graph.edit", {"op": "alias_add", "name": "Dani", "alias": "D"}),
+        ):
             refused = await client.call_tool(tool, args)
             assert refused.is_error
             text = refused.content[0].text  # type: ignore[union-attr]
             assert "agent" in text and "owner token" in text and "dani" not in text.lower()
         work = await call(client, "memory.ask", question="which file had the refund bug")
         assert "app/billing/refunds.py" in (work["answer"] or "")
-        passages = await call(client, "memory.retrieve", question="portal login for harlow staff",
-                              project_cwds=[demo.harlow], k=20)
+        passages = await call(
+            client, "memory.retrieve", question="portal login for harlow staff", project_cwds=[demo.harlow], k=20
+        )
         assert all(p["cwd"] == demo.shop for p in passages["passages"])
 
     run(stdio(demo, demo_home, "--agent-project", demo.shop), body)
@@ -96,9 +113,12 @@ def test_project_server_asks_within_its_folder_and_errors_say_what_to_do(demo: A
 
 def test_streamable_http_transport_lists_tools_and_asks(demo: Any, demo_home: Path) -> None:
     port = demo.port()
-    proc = subprocess.Popen([*demo.vyre, "mcp", "--transport", "http", "--port", str(port), "--owner",
-                             "--home", str(demo_home)], env=demo.env(demo_home),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [*demo.vyre, "mcp", "--transport", "http", "--port", str(port), "--owner", "--home", str(demo_home)],
+        env=demo.env(demo_home),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -118,3 +138,14 @@ def test_streamable_http_transport_lists_tools_and_asks(demo: Any, demo_home: Pa
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_server_scope_flags_then_config_then_the_folder_it_starts_in() -> None:
+    from vyre_memory.surfaces.scopes import OWNER, Caller, mcp_caller
+
+    assert mcp_caller({}, project="/w/shop", owner=False, agent_projects=()) == Caller("project", ("/w/shop",))
+    assert mcp_caller({}, project=None, owner=True, agent_projects=()) == OWNER
+    assert mcp_caller({}, project=None, owner=False, agent_projects=("/w/a",)) == Caller("agent", ("/w/a",))
+    assert mcp_caller({"mcp": {"scope": "owner"}}, project="/w/shop", owner=False, agent_projects=()) == OWNER
+    configured = {"mcp": {"agent_projects": ["/w/b"]}}
+    assert mcp_caller(configured, project="/w/shop", owner=False, agent_projects=()) == Caller("agent", ("/w/b",))

@@ -1,9 +1,9 @@
 """Named retrieval configurations, in one place, so the eval compares them by name.
 
-    bm25          full-text only (FTS5 BM25 over passage search text)
-    dense         embeddings only
-    hybrid        both, fused by reciprocal rank, with the time-window and recency priors
-    hybrid+graph  hybrid, with the question expanded by what the graph knows (aliases, relations)
+bm25          full-text only (FTS5 BM25 over passage search text)
+dense         embeddings only
+hybrid        both, fused by reciprocal rank, with the time-window and recency priors
+hybrid+graph  hybrid, with the question expanded by what the graph knows (aliases, relations)
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ class RetrievalConfig:
     rrf_k: int = 20
     bm25_weight: float = 1.0
     dense_weight: float = 1.0
-    window_weight: float = 1.0
-    narrow_outside_weight: float = 0.5  # with a short exact window, the weight left to lists outside it  # the same search restricted to the question's time window, fused as one more list
+    window_weight: float = 1.0  # the same search restricted to the question's time window, fused as one more list
+    narrow_outside_weight: float = 0.5  # with a short exact window, the weight left to lists outside it
     recency_weight: float = 0.15  # share of the score a fresher passage can gain
     thread_weight: float = 0.25  # boost for the asking thread's own turns (never a filter)
     candidates: int = 100

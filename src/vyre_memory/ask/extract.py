@@ -38,10 +38,13 @@ _STOP = frozenset(
 _CUES = {
     "decision": re.compile(
         r"\b(?:decided|decision|let'?s go with|going with|go with|we'll use|switch(?:ing)? to|keep|drop|instead|"
-        r"chose|pick(?:ed)?|settled|it is|recorded)\b", re.I),
+        r"chose|pick(?:ed)?|settled|it is|recorded)\b",
+        re.I,
+    ),
     "bug": re.compile(
         r"\b(?:root cause|because|caused|so the|which means|the fix|fixed|fix|race|leak|timeout|broke|failed|bug)\b",
-        re.I),
+        re.I,
+    ),
 }
 
 
@@ -106,7 +109,7 @@ def extract(question: str, u: Understanding, passages: Sequence[Passage]) -> Ext
         return _file(u, passages)
     if u.qclass == "deploy" and re.search(r"\b(?:what|which) (?:version|release)\b|\bversion\b", q):
         return _version(u, passages)
-    if u.qclass == "deploy" and q.startswith("when") :
+    if u.qclass == "deploy" and q.startswith("when"):
         return _when(u, passages, latest=u.wants_current or bool(re.search(r"\blast\b|\blatest\b", q)))
     if u.qclass in ("decision", "bug", "other", "tool", "number"):
         return _sentence(u, passages)
@@ -220,7 +223,6 @@ def _sentence(u: Understanding, passages: Sequence[Passage]) -> Extracted | None
         return None
     candidates.sort(key=lambda c: (-c[0], c[1]))
     score, sentence, p = candidates[0]
-    second = candidates[1][0] if len(candidates) > 1 else 0.0
     cover = _overlap(sentence, terms)
     # A sentence is shown as what memory found, never told as the answer: on the open worlds
     # its best score separates right from wrong no better than chance.

@@ -34,13 +34,11 @@ def index_passages(store: Store, user_name: str) -> int:
 def embed_passages(store: Store, embedder: Any, progress: Progress | None = None) -> int:
     """Embed passage texts that have no vector under this embedder yet."""
     done = 0
-    total = None
+    total = store.count_without_vectors(embedder.name)
     while True:
         todo = store.texts_without_vectors(embedder.name, limit=EMBED_BATCH * 4)
         if not todo:
             return done
-        if total is None:
-            total = len(todo)
         vectors = embedder.embed([text for _, text in todo])
         store.put_vectors(embedder.name, [(h, v) for (h, _), v in zip(todo, vectors)])
         done += len(todo)

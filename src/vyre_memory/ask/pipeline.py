@@ -154,7 +154,12 @@ class Pipeline:
             from .answer import answer_with_model
 
             out = answer_with_model(
-                question, passages, answer_backend, now=now, qclass=u.qclass, timeout_s=BUDGETS_S["answer"],
+                question,
+                passages,
+                answer_backend,
+                now=now,
+                qclass=u.qclass,
+                timeout_s=BUDGETS_S["answer"],
                 user_name=self.memory.config.user_name,
             )
             cost += out.cost_usd
@@ -178,8 +183,14 @@ class Pipeline:
             from .verify import needs_second_look, verify
 
             if needs_second_look(u.qclass, answer):
-                v = verify(question, answer, cite, verify_backend, timeout_s=BUDGETS_S["second_look"],
-                           user_name=self.memory.config.user_name)
+                v = verify(
+                    question,
+                    answer,
+                    cite,
+                    verify_backend,
+                    timeout_s=BUDGETS_S["second_look"],
+                    user_name=self.memory.config.user_name,
+                )
                 cost += v.cost_usd
                 if not v.agrees:
                     answer = None
@@ -190,13 +201,26 @@ class Pipeline:
         bar = threshold(u.qclass, self.memory.config.raw.get("thresholds"))
         if answer is not None and confidence >= bar:
             sources = tuple(p.source(quotes.get(p.id)) for p in cite)
-            result = AskResult(answer=answer, confidence=round(confidence, 3), abstained=False, known=(),
-                               sources=sources, via="retrieval", cost_usd=round(cost, 6))
+            result = AskResult(
+                answer=answer,
+                confidence=round(confidence, 3),
+                abstained=False,
+                known=(),
+                sources=sources,
+                via="retrieval",
+                cost_usd=round(cost, 6),
+            )
         else:
             known = list(fast.known) + model_known + _known_from(passages, scope)
-            result = AskResult(answer=None, confidence=round(min(confidence, bar - 0.01) if answer else 0.0, 3),
-                               abstained=True, known=tuple(dict.fromkeys(known))[:5],
-                               sources=tuple(p.source() for p in passages[:3]), via=None, cost_usd=round(cost, 6))
+            result = AskResult(
+                answer=None,
+                confidence=round(min(confidence, bar - 0.01) if answer else 0.0, 3),
+                abstained=True,
+                known=tuple(dict.fromkeys(known))[:5],
+                sources=tuple(p.source() for p in passages[:3]),
+                via=None,
+                cost_usd=round(cost, 6),
+            )
         timings["abstention"] = _ms(mark)
         result = replace(result, timings=timings, latency_ms=_ms(started))
         self._store(key, result)

@@ -19,6 +19,7 @@ import numpy as np
 from ..contract import Passage, Scope
 from ..store.passages import PassageRow
 from ..store.sqlite import Store
+from ..store.vectors import VectorIndex
 from .configs import RetrievalConfig, get_config
 from .personal_questions import parse_personal_question
 from .understand import Understanding, understand
@@ -46,31 +47,31 @@ def _fts(terms: Sequence[str]) -> str:
 
 
 class VectorCache:
-    """Every passage vector of one model in memory, refreshed when the passage count changes."""
+    """The passage vectors of one embedder in a vector index, grown as passages get vectors."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._key: tuple[str, int] | None = None
-        self.ids = np.zeros(0, dtype=np.int64)
-        self.matrix = np.zeros((0, 1), dtype=np.float32)
-        self.row_of: dict[int, int] = {}
+        self._model: str | None = None
+        self._seen = -1
+        self.last_id = 0
+        self.index: VectorIndex | None = None
 
     def get(self, store: Store, model: str, dim: int, count: int) -> VectorCache:
         with self._lock:
-            if self._key != (model, count):
-                self.ids, self.matrix = store.load_vectors(model, dim)
-                self.row_of = {int(i): r for r, i in enumerate(self.ids)}
-                self._key = (model, count)
+            if self._model != model or self.index is None:
+                self.index, self._model, self.last_id, self._seen = VectorIndex(dim), model, 0, -1
+            if count != self._seen:
+                ids, matrix = store.load_vectors(model, dim, after_id=self.last_id)
+                if len(ids):
+                    self.index.add(ids, matrix)
+                    self.last_id = int(ids.max())
+                self._seen = count
         return self
 
-    def search(self, query: np.ndarray, allowed: np.ndarray, k: int) -> list[tuple[int, float]]:
-        rows = np.fromiter((self.row_of[i] for i in allowed.tolist() if i in self.row_of), dtype=np.int64)
-        if rows.size == 0:
+    def search(self, query: np.ndarray, allowed: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        if self.index is None or len(self.index) == 0:
             return []
-        scores = self.matrix[rows] @ query
-        top = np.argpartition(-scores, min(k, scores.size - 1))[:k] if scores.size > k else np.arange(scores.size)
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(self.ids[rows[i]]), float(scores[i])) for i in top]
+        return self.index.search(query, k, allowed)
 
 
 class Retriever:
@@ -120,8 +121,9 @@ class Retriever:
             query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
             query = self.embedder.embed([query_text])[0]
             cache = self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.passage_count())
-            allowed = self.store.passage_ids_in_scope(scope, until=horizon)
-            lists.append((cfg.dense_weight * outside, cache.search(query, allowed, cfg.candidates), "dense"))
+            lists.append(
+                (cfg.dense_weight * outside, self._dense(cache, query, scope, horizon, cfg.candidates), "dense")
+            )
             if window:
                 allowed_w = self.store.passage_ids_in_scope(scope, since=since, until=until)
                 windowed_d = cache.search(query, allowed_w, cfg.candidates // 2)
@@ -174,6 +176,25 @@ class Retriever:
                 break
         return out
 
+    def _dense(
+        self, cache: VectorCache, query: np.ndarray, scope: Scope, horizon: str, k: int
+    ) -> list[tuple[int, float]]:
+        """Nearest passages in scope. The person's own scope searches the whole index and drops what
+        memory never answers from (its own threads, turns after the question's time); a project or
+        agent scope scores only the passages inside it."""
+        if scope.folders() is not None:
+            return cache.search(query, self.store.passage_ids_in_scope(scope, until=horizon), k)
+        hits = cache.search(query, None, k * 2)
+        rows = self.store.passages_by_id([pid for pid, _ in hits])
+        kept = [
+            (pid, score)
+            for pid, score in hits
+            if pid in rows
+            and rows[pid].session_kind not in scope.excluded_session_kinds()
+            and (rows[pid].ts or "") <= horizon
+        ]
+        return kept[:k]
+
     def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:
         """Passages of the turns that personal facts about this question were read from."""
         version = self.store.facts_version()
@@ -190,7 +211,9 @@ class Retriever:
                 continue
             score = 0.0
             if query is not None and (
-                m.relation == query.relation or m.relation in query.via or (query.reverse and query.reverse in m.object.lower())
+                m.relation == query.relation
+                or m.relation in query.via
+                or (query.reverse and query.reverse in m.object.lower())
             ):
                 score += 2.0
             names = set(re.findall(r"[\w']+", f"{m.subject} {m.object}".lower())) - {"user"}
@@ -205,27 +228,46 @@ class Retriever:
 
     def _passage(self, row: PassageRow, score: float, via: tuple[str, ...]) -> Passage:
         return Passage(
-            id=row.id, session=row.session, seq=row.seq, uuids=row.uuids, kind=row.kind,
-            name=row.name or self.user_name, ts=row.ts, text=row.text, score=round(score, 6), cwd=row.cwd,
-            session_kind=row.session_kind, via=via,
+            id=row.id,
+            session=row.session,
+            seq=row.seq,
+            uuids=row.uuids,
+            kind=row.kind,
+            name=row.name or self.user_name,
+            ts=row.ts,
+            text=row.text,
+            score=round(score, 6),
+            cwd=row.cwd,
+            session_kind=row.session_kind,
+            via=via,
         )
 
 
 # What an answer of each question class looks like: a passage that has that shape is a
 # likelier answer (answer-type priors, as in classic question answering).
 _ANSWER_SHAPES: dict[str, re.Pattern[str]] = {
-    "file": re.compile(r"[\w.-]+/[\w./-]+\.\w{1,6}\b|\b[\w-]+\.(?:py|ts|tsx|js|go|rs|sql|sh|ipynb|toml|ya?ml|json|md)\b"),
+    "file": re.compile(
+        r"[\w.-]+/[\w./-]+\.\w{1,6}\b|\b[\w-]+\.(?:py|ts|tsx|js|go|rs|sql|sh|ipynb|toml|ya?ml|json|md)\b"
+    ),
     "deploy": re.compile(
         r"\bv?\d+\.\d+\.\d+\b|\b(?:deploy(?:ed|ing)?|releas(?:e|ed)|shipped|ship it|is live|went live|"
-        r"rolled? back|rollback|tagg?ed)\b", re.I),
+        r"rolled? back|rollback|tagg?ed)\b",
+        re.I,
+    ),
     "decision": re.compile(
         r"\b(?:let'?s (?:go with|use|do|keep|drop)|we(?:'ll| will)? (?:go with|use|keep|drop)|decided|decision|"
-        r"going with|switch(?:ing)? to|instead of|settled on|it is\b|adr|rfc)\b", re.I),
+        r"going with|switch(?:ing)? to|instead of|settled on|it is\b|adr|rfc)\b",
+        re.I,
+    ),
     "bug": re.compile(
-        r"\b(?:root cause|because|caused|the bug|the fix|fixed|broke|race|leak|timeout|off.by|regression)\b", re.I),
+        r"\b(?:root cause|because|caused|the bug|the fix|fixed|broke|race|leak|timeout|off.by|regression)\b", re.I
+    ),
     "number": re.compile(r"\d"),
-    "date": re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?|yesterday|tomorrow|today|monday|tuesday|wednesday|thursday|"
-                       r"friday|saturday|sunday|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\b", re.I),
+    "date": re.compile(
+        r"\b(?:\d{1,2}(?:st|nd|rd|th)?|yesterday|tomorrow|today|monday|tuesday|wednesday|thursday|"
+        r"friday|saturday|sunday|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\b",
+        re.I,
+    ),
 }
 
 

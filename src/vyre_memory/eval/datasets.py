@@ -51,8 +51,14 @@ def load(path: Path) -> Dataset:
         return load_locomo(path)
     if path.is_dir() and list(path.glob("*.json")):
         parts = [load_locomo(p) for p in sorted(path.glob("*.json"))]
-        return Dataset(name=path.name, kind="locomo", user_name="you", transcripts=[p.transcripts[0] for p in parts],
-                       questions=[q for p in parts for q in p.questions], format="locomo")
+        return Dataset(
+            name=path.name,
+            kind="locomo",
+            user_name="you",
+            transcripts=[p.transcripts[0] for p in parts],
+            questions=[q for p in parts for q in p.questions],
+            format="locomo",
+        )
     raise ConfigError(
         f"{path} is neither a world folder (world.json, questions.json, home/.claude/projects) nor a LoCoMo .json file"
     )
@@ -124,8 +130,9 @@ def load_locomo(path: Path) -> Dataset:
                     gold=gold,
                 )
             )
-    return Dataset(name=path.stem, kind="locomo", user_name="you", transcripts=[path], questions=questions,
-                   format="locomo")
+    return Dataset(
+        name=path.stem, kind="locomo", user_name="you", transcripts=[path], questions=questions, format="locomo"
+    )
 
 
 def _dia_ids(evidence: object) -> list[str]:

@@ -24,10 +24,19 @@ def table(reports: list[dict[str, Any]]) -> str:
     rows = []
     for r in reports:
         row = {
-            "ablation": r["ablation"], "acc": r["accuracy"], "f1": r.get("f1"), "conf_wrong": r["confident_wrong"],
-            "abstain": r["abstain_rate"], "traps": r["trap_hits"], "R@1": r["recall_at"]["1"],
-            "R@5": r["recall_at"]["5"], "R@8": r["recall_at"]["8"], "R@10": r["recall_at"]["10"],
-            "hit@8": r["hit_at_8"], "p50ms": r["latency_ms"]["p50"], "p95ms": r["latency_ms"]["p95"],
+            "ablation": r["ablation"],
+            "acc": r["accuracy"],
+            "f1": r.get("f1"),
+            "conf_wrong": r["confident_wrong"],
+            "abstain": r["abstain_rate"],
+            "traps": r["trap_hits"],
+            "R@1": r["recall_at"]["1"],
+            "R@5": r["recall_at"]["5"],
+            "R@8": r["recall_at"]["8"],
+            "R@10": r["recall_at"]["10"],
+            "hit@8": r["hit_at_8"],
+            "p50ms": r["latency_ms"]["p50"],
+            "p95ms": r["latency_ms"]["p95"],
         }
         rows.append([_fmt(row[c]) for c in cols])
     widths = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(cols)]
@@ -36,6 +45,8 @@ def table(reports: list[dict[str, Any]]) -> str:
     by = head.get("by_category") or head.get("by_class") or {}
     if by:
         label = "category" if "by_category" in head else "class"
-        lines.append(f"recall@8 by {label} ({head['ablation']}): " + ", ".join(
-            f"{k} {_fmt(v['recall_at']['8'])} (n={v['questions']})" for k, v in by.items()))
+        lines.append(
+            f"recall@8 by {label} ({head['ablation']}): "
+            + ", ".join(f"{k} {_fmt(v['recall_at']['8'])} (n={v['questions']})" for k, v in by.items())
+        )
     return "\n".join(lines)

@@ -77,8 +77,9 @@ def ask_with_memory(mem: Memory, q: EvalQuestion, ablation: str) -> dict[str, An
     """Ask through the public API, and note whether the answer is grounded in what it cites."""
     from ..ask.grounding import check
 
-    result = mem.ask(q.question, project_cwds=q.project_cwds, agent_projects=q.agent_projects, now=q.asked_at,
-                     config=ablation)
+    result = mem.ask(
+        q.question, project_cwds=q.project_cwds, agent_projects=q.agent_projects, now=q.asked_at, config=ablation
+    )
     out = result.to_dict()
     if result.answer and result.via == "retrieval":
         texts = [s.quote for s in result.sources]
@@ -99,25 +100,33 @@ def run(
     """Score `path` once per retrieval configuration; one report dict each."""
     dataset = load(path)
     reports = []
-    with tempfile.TemporaryDirectory(prefix="vyre-eval-") as tmp:
-        with Memory(Path(tmp), user_name=dataset.user_name) as mem:
-            mem.ingest(dataset.transcripts, format=dataset.format)
-            for ablation in ablations:
-                results = []
-                for i, q in enumerate(dataset.questions):
-                    results.append(_one(mem, q, ablation, retrieval_only, repeat, asker))
-                    if progress:
-                        progress(i + 1, len(dataset.questions))
-                    if per_question is not None:
-                        per_question.write(json.dumps({"ablation": ablation, **results[-1].to_json()}) + "\n")
-                reports.append(report(dataset, ablation, results, retrieval_only))
+    with (
+        tempfile.TemporaryDirectory(prefix="vyre-eval-") as tmp,
+        Memory(Path(tmp), user_name=dataset.user_name) as mem,
+    ):
+        mem.ingest(dataset.transcripts, format=dataset.format)
+        for ablation in ablations:
+            results = []
+            for i, q in enumerate(dataset.questions):
+                results.append(_one(mem, q, ablation, retrieval_only, repeat, asker))
+                if progress:
+                    progress(i + 1, len(dataset.questions))
+                if per_question is not None:
+                    per_question.write(json.dumps({"ablation": ablation, **results[-1].to_json()}) + "\n")
+            reports.append(report(dataset, ablation, results, retrieval_only))
     return reports
 
 
-def _one(mem: Memory, q: EvalQuestion, ablation: str, retrieval_only: bool, repeat: int, asker: Asker | None) -> QuestionResult:
+def _one(
+    mem: Memory, q: EvalQuestion, ablation: str, retrieval_only: bool, repeat: int, asker: Asker | None
+) -> QuestionResult:
     started = time.perf_counter()
     passages = mem.retrieve(
-        q.question, project_cwds=q.project_cwds, agent_projects=q.agent_projects, k=max(RECALL_KS), now=q.asked_at,
+        q.question,
+        project_cwds=q.project_cwds,
+        agent_projects=q.agent_projects,
+        k=max(RECALL_KS),
+        now=q.asked_at,
         config=ablation,
     )
     result = QuestionResult(q=q, passages=passages)
@@ -127,7 +136,9 @@ def _one(mem: Memory, q: EvalQuestion, ablation: str, retrieval_only: bool, repe
         return result
     for attempt in range(max(1, repeat)):
         out = asker(mem, q, ablation)
-        result.answers_seen.add(json.dumps([out.get("answer"), out.get("confidence"), out.get("sources")], sort_keys=True))
+        result.answers_seen.add(
+            json.dumps([out.get("answer"), out.get("confidence"), out.get("sources")], sort_keys=True)
+        )
         if attempt == 0:
             result.answer, result.confidence = out.get("answer"), out.get("confidence")
             result.abstained = bool(out.get("abstained"))
@@ -156,15 +167,29 @@ def _metrics(results: list[QuestionResult], retrieval_only: bool, kind: str) -> 
             "p50": percentile([r.latency_ms for r in results], 50),
             "p95": percentile([r.latency_ms for r in results], 95),
             "stages": {
-                s: {"p50": percentile([r.stages[s] for r in results if s in r.stages], 50),
-                    "p95": percentile([r.stages[s] for r in results if s in r.stages], 95)}
+                s: {
+                    "p50": percentile([r.stages[s] for r in results if s in r.stages], 50),
+                    "p95": percentile([r.stages[s] for r in results if s in r.stages], 95),
+                }
                 for s in stage_names
             },
         },
     }
     if retrieval_only:
-        out.update({k: None for k in ("accuracy", "confident_wrong", "abstain_rate", "trap_hits", "inconsistent",
-                                     "ungrounded", "cost_per_question_usd")})
+        out.update(
+            {
+                k: None
+                for k in (
+                    "accuracy",
+                    "confident_wrong",
+                    "abstain_rate",
+                    "trap_hits",
+                    "inconsistent",
+                    "ungrounded",
+                    "cost_per_question_usd",
+                )
+            }
+        )
         if kind == "locomo":
             out["f1"] = None
         return out

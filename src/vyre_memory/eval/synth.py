@@ -251,7 +251,7 @@ def write_history(
                         f"The file {cwd}/{f} has been updated.",
                     )
                 else:
-                    agent = "a" + _uuid("agent", seed, i, x).replace("-", "")[:16]
+                    agent = "a" + _uuid("agent", seed, i, x, len(subagents)).replace("-", "")[:16]
                     tid = w.tool(
                         rng,
                         "Agent",

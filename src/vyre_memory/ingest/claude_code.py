@@ -94,7 +94,8 @@ class ClaudeCodeFormat:
 
     def sniff(self, path: Path) -> bool:
         if path.is_dir():
-            return any(_looks_like_claude_code(f) for f in _first(self.files(path), 5))
+            candidates = (f for f in self.files(path) if f.stat().st_size > 0)
+            return any(_looks_like_claude_code(f) for f in _first(candidates, 20))
         return path.suffix == ".jsonl" and _looks_like_claude_code(path)
 
     def files(self, root: Path) -> Iterator[Path]:
@@ -414,11 +415,13 @@ class _Parser:
         self, session: ParsedSession, line: int, r: dict[str, Any], kind: str, text: str, message_id: str | None
     ) -> None:
         """Blocks of one assistant message (one per line) become one turn."""
+        uuid = _str(r.get("uuid"))
         for turn in reversed(session.turns[-8:]):
             if turn.message_id == message_id and turn.kind == kind:
+                if uuid and uuid in turn.uuids:
+                    return  # the same line twice (a replay): already joined
                 turn.text = f"{turn.text}\n{text}".strip()
-                uuid = _str(r.get("uuid"))
-                if uuid and uuid not in turn.uuids:
+                if uuid:
                     turn.uuids.append(uuid)
                 turn.paths = _dedupe(turn.paths + file_paths(text))
                 return

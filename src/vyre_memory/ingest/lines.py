@@ -29,21 +29,28 @@ class read_json_lines:  # noqa: N801 - used like a function that also reports wh
     def __iter__(self) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
         with self.path.open("rb") as f:
             f.seek(self.end.offset)
+            first = self.end.offset > 0
             while True:
                 raw = f.readline(self.max + 1)
                 if not raw:
                     return
+                if first and raw == b"\n":
+                    # the newline that completes a last line the previous run read without one
+                    self.end = Cursor(self.end.offset + 1, self.end.line, self.end.session)
+                    first = False
+                    continue
+                first = False
                 line_no = self.end.line + 1
                 if len(raw) > self.max and not raw.endswith(b"\n"):
                     size = len(raw) + _skip_rest_of_line(f)
-                    self.end = Cursor(f.tell(), line_no)
+                    self.end = Cursor(f.tell(), line_no, self.end.session)
                     yield line_no, None, f"line of {size:,} bytes is over the {self.max:,}-byte limit; skipped"
                     continue
                 complete = raw.endswith(b"\n")
                 record, problem = _decode(raw)
                 if not complete and (record is None and problem is not None):
                     return  # a torn last line: leave it for the next run
-                self.end = Cursor(self.end.offset + len(raw), line_no)
+                self.end = Cursor(self.end.offset + len(raw), line_no, self.end.session)
                 if record is None and problem is None:
                     continue  # blank line
                 yield line_no, record, problem
@@ -80,4 +87,25 @@ def _decode(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
         return None, "JSON nested too deeply"
     if not isinstance(value, dict):
         return None, f"a JSON {type(value).__name__}, not an object"
+    if "\\ud" in text or "\\uD" in text:  # an escaped surrogate: a lone one cannot be stored as UTF-8
+        value, replaced = _clean_surrogates(value)
+        if replaced:
+            note = "lone UTF-16 surrogate replaced"
     return value, note
+
+
+def _clean_surrogates(value: Any) -> tuple[Any, bool]:
+    """Replace lone surrogates (a split emoji, say) in every string of a parsed record."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return value, False
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "replace").decode("utf-8"), True
+    if isinstance(value, list):
+        items = [_clean_surrogates(v) for v in value]
+        return [v for v, _ in items], any(r for _, r in items)
+    if isinstance(value, dict):
+        pairs = {k: _clean_surrogates(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in pairs.items()}, any(r for _, r in pairs.values())
+    return value, False

@@ -109,10 +109,23 @@ class PassageStore:
         ).fetchall()
         return [
             IndexTurn(
-                id=r[0], session=r[1], seq=r[2], uuids=tuple(json.loads(r[3])), role=r[4], kind=r[5], name=r[6],
-                text=r[7], ts=r[8], tool_name=r[9], tool_use_id=r[10],
-                paths=tuple(json.loads(r[11])) if r[11] else (), cwd=r[12], session_kind=r[13], title=r[14],
-                prompt=r[15], previous=r[16],
+                id=r[0],
+                session=r[1],
+                seq=r[2],
+                uuids=tuple(json.loads(r[3])),
+                role=r[4],
+                kind=r[5],
+                name=r[6],
+                text=r[7],
+                ts=r[8],
+                tool_name=r[9],
+                tool_use_id=r[10],
+                paths=tuple(json.loads(r[11])) if r[11] else (),
+                cwd=r[12],
+                session_kind=r[13],
+                title=r[14],
+                prompt=r[15],
+                previous=r[16],
             )
             for r in rows
         ]
@@ -131,8 +144,19 @@ class PassageStore:
                 """INSERT OR IGNORE INTO passages (turn, session, seq, piece, uuids, kind, ts, text, search, embed,
                      text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 [
-                    (p.turn, p.session, p.seq, p.piece, json.dumps(list(p.uuids)), p.kind, p.ts, p.text, p.search,
-                     p.embed, p.text_hash)
+                    (
+                        p.turn,
+                        p.session,
+                        p.seq,
+                        p.piece,
+                        json.dumps(list(p.uuids)),
+                        p.kind,
+                        p.ts,
+                        p.text,
+                        p.search,
+                        p.embed,
+                        p.text_hash,
+                    )
                     for p in passages
                 ],
             )
@@ -150,6 +174,15 @@ class PassageStore:
             )
         ]
 
+    def count_without_vectors(self, model: str) -> int:
+        return int(
+            self.conn.execute(
+                """SELECT COUNT(DISTINCT p.text_hash) FROM passages p
+                   WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = p.text_hash AND v.model = ?)""",
+                (model,),
+            ).fetchone()[0]
+        )
+
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         with self.transaction() as c:  # type: ignore[attr-defined]
             c.executemany(
@@ -157,12 +190,12 @@ class PassageStore:
                 [(h, model, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items],
             )
 
-    def load_vectors(self, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
-        """(passage ids, vectors) for every passage that has a vector under `model`."""
+    def load_vectors(self, model: str, dim: int, after_id: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """(passage ids, vectors) for the passages after `after_id` that have a vector under `model`."""
         rows = self.conn.execute(
             "SELECT p.id, v.vec FROM passages p JOIN vectors v ON v.text_hash = p.text_hash AND v.model = ? "
-            "ORDER BY p.id",
-            (model,),
+            "WHERE p.id > ? ORDER BY p.id",
+            (model, after_id),
         ).fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, dim), dtype=np.float32)
@@ -241,13 +274,25 @@ class PassageStore:
                 f"""SELECT p.id, p.turn, p.session, p.seq, p.piece, p.uuids, p.kind, p.ts, p.text, t.name, t.role,
                            t.tool_name, s.cwd, s.kind, s.title
                     FROM passages p JOIN turns t ON t.id = p.turn JOIN sessions s ON s.id = p.session
-                    WHERE p.id IN ({','.join('?' * len(chunk))})""",
+                    WHERE p.id IN ({",".join("?" * len(chunk))})""",
                 chunk,
             ).fetchall()
             for r in rows:
                 out[r[0]] = PassageRow(
-                    id=r[0], turn=r[1], session=r[2], seq=r[3], piece=r[4], uuids=tuple(json.loads(r[5])), kind=r[6],
-                    ts=r[7], text=r[8], name=r[9], role=r[10], tool_name=r[11], cwd=r[12], session_kind=r[13],
+                    id=r[0],
+                    turn=r[1],
+                    session=r[2],
+                    seq=r[3],
+                    piece=r[4],
+                    uuids=tuple(json.loads(r[5])),
+                    kind=r[6],
+                    ts=r[7],
+                    text=r[8],
+                    name=r[9],
+                    role=r[10],
+                    tool_name=r[11],
+                    cwd=r[12],
+                    session_kind=r[13],
                     title=r[14],
                 )
         return out

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..contract import SearchHit, SessionInfo, Turn
 from ..errors import StoreError
-from ..ingest.records import ASSISTANT, META, THINKING, ParseBatch, ParsedSession, ParsedTurn
+from ..ingest.records import ASSISTANT, META, THINKING, TOOL_CALL, TOOL_OUTPUT, ParseBatch, ParsedSession, ParsedTurn
 from .facts import FactStore
 from .graph import GraphStore
 from .passages import PassageStore
@@ -258,10 +258,18 @@ class Store(PassageStore, FactStore, GraphStore):
             return
         next_seq = c.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM turns WHERE session = ?", (s.id,)).fetchone()[0]
         for turn in s.turns:
-            fresh = [u for u in turn.uuids if not _stored(c, u, turn)]
+            fresh = [u for u in turn.uuids if not _stored(c, u, turn, s.id)]
             if not fresh:
                 result.duplicates += 1
                 continue
+            if turn.kind == TOOL_OUTPUT and turn.tool_use_id and not turn.tool_name:
+                # the call was read in an earlier run: name the output after its tool
+                call = c.execute(
+                    "SELECT tool_name FROM turns WHERE session = ? AND tool_use_id = ? AND kind = ?",
+                    (s.id, turn.tool_use_id, TOOL_CALL),
+                ).fetchone()
+                if call and call[0]:
+                    turn.tool_name = turn.name = call[0]
             if self._join_existing(c, s.id, turn, fresh):
                 result.updated_turns += 1
                 continue
@@ -403,17 +411,23 @@ class Store(PassageStore, FactStore, GraphStore):
         }
 
 
-def _stored(c: sqlite3.Connection, uuid: str, turn: ParsedTurn) -> bool:
+def _stored(c: sqlite3.Connection, uuid: str, turn: ParsedTurn, session: str) -> bool:
     """A record is already stored when its uuid holds the same kind of turn with the same text.
 
     Resumed sessions replay earlier records with the same uuid (stored once); two different
     records that merely share a uuid (a generator's collision) are both kept.
     """
-    for kind, text in c.execute(
-        "SELECT t.kind, t.text FROM record_uuids r JOIN turns t ON t.id = r.turn WHERE r.uuid = ?", (uuid,)
+    for kind, text, message_id, stored_session in c.execute(
+        "SELECT t.kind, t.text, t.message_id, t.session FROM record_uuids r JOIN turns t ON t.id = r.turn "
+        "WHERE r.uuid = ?",
+        (uuid,),
     ):
-        if kind == turn.kind and (text == turn.text[:_TEXT_LIMIT] or turn.text[:_TEXT_LIMIT] in text):
+        if kind != turn.kind:
+            continue
+        if text == turn.text[:_TEXT_LIMIT] or turn.text[:_TEXT_LIMIT] in text:
             return True
+        if turn.message_id is not None and message_id == turn.message_id and stored_session == session:
+            return True  # a block of a message already joined into this session's turn
     return False
 
 

@@ -116,12 +116,13 @@ def _run_ingest(
     if quiet or not sys.stderr.isatty():
         return mem.ingest(paths or None, format=format_name, strict=strict)
     with click.progressbar(length=1, label="ingesting", file=sys.stderr, show_pos=False, width=30) as bar:
-        state = {"total": 1}
 
         def progress(done: int, total: int, current: str) -> None:
-            if total != state["total"]:
-                bar.length = state["total"] = max(total, 1)
-            bar.update(done - bar.pos)
+            phase = "embedding" if current == "embedding" else "ingesting"
+            if phase != bar.label:  # reading files (bytes), then embedding passages (count)
+                bar.label, bar.pos = phase, 0
+            bar.length = max(total, 1)
+            bar.update(max(0, done - bar.pos))
 
         return mem.ingest(paths or None, format=format_name, strict=strict, progress=progress)
 
@@ -429,7 +430,6 @@ def eval_command(
     from ..eval.runner import run
 
     names = list(CONFIGS) if "all" in ablations else list(ablations) or ["hybrid"]
-    bar_state: dict[str, Any] = {}
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
@@ -440,7 +440,6 @@ def eval_command(
                       per_question=per_question, progress=progress)
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc
-    del bar_state
     if as_json:
         for r in reports:
             click.echo(json.dumps(r, ensure_ascii=False))

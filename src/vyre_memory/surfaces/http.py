@@ -134,7 +134,7 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(raw)
     except ValueError as exc:
-        raise BadRequest(f"the body is not JSON ({exc}); send e.g. {{\"question\": \"...\"}}") from exc
+        raise BadRequest(f'the body is not JSON ({exc}); send e.g. {{"question": "..."}}') from exc
     if not isinstance(body, dict):
         raise BadRequest('the body must be a JSON object, e.g. {"question": "..."}')
     return body
@@ -164,7 +164,8 @@ async def _ask(request: Request, scoped: ScopedMemory) -> Any:
     events = scoped.ask_stream(question, **args)  # type: ignore[arg-type]
     first = await anyio.to_thread.run_sync(_first, events)  # a bad request fails here, as JSON, before streaming
     return StreamingResponse(
-        _sse(first, events), media_type="text/event-stream",
+        _sse(first, events),
+        media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
@@ -223,8 +224,13 @@ async def _entity(request: Request, scoped: ScopedMemory) -> Any:
     return await anyio.to_thread.run_sync(scoped.entity, name)
 
 
-_OPS = {("POST", "rename"): "rename", ("POST", "merge"): "merge", ("POST", "aliases"): "alias_add",
-        ("DELETE", "aliases"): "alias_remove", ("POST", "pin"): "pin"}
+_OPS = {
+    ("POST", "rename"): "rename",
+    ("POST", "merge"): "merge",
+    ("POST", "aliases"): "alias_add",
+    ("DELETE", "aliases"): "alias_remove",
+    ("POST", "pin"): "pin",
+}
 
 
 async def _edit(request: Request, scoped: ScopedMemory) -> Any:
@@ -234,10 +240,16 @@ async def _edit(request: Request, scoped: ScopedMemory) -> Any:
     body = await _body(request)
     if request.method == "DELETE" and "alias" not in body:
         body["alias"] = request.query_params.get("alias")
-    return await anyio.to_thread.run_sync(lambda: scoped.edit(
-        _OPS[(request.method, op)], name, new_name=body.get("new_name"), other=body.get("other"),
-        alias=body.get("alias"), pinned=body.get("pinned", True) is not False,
-    ))
+    return await anyio.to_thread.run_sync(
+        lambda: scoped.edit(
+            _OPS[(request.method, op)],
+            name,
+            new_name=body.get("new_name"),
+            other=body.get("other"),
+            alias=body.get("alias"),
+            pinned=body.get("pinned", True) is not False,
+        )
+    )
 
 
 async def _turns(request: Request, scoped: ScopedMemory) -> Any:
@@ -268,30 +280,70 @@ async def _openapi(request: Request) -> Response:
 
 def openapi() -> dict[str, Any]:
     """The OpenAPI 3.1 document of /v1 (kept here, beside the routes it describes)."""
-    ask_body = {"type": "object", "required": ["question"], "properties": {
-        "question": {"type": "string"},
-        "project_cwds": {"type": "array", "items": {"type": "string"}},
-        "context": {"type": "object", "properties": {"project": {"type": "string"}, "thread": {"type": "string"}}},
-        "now": {"type": "string", "format": "date-time"},
-        "stream": {"type": "boolean", "description": "server-sent events: memory.thinking, memory.answered, result"},
-        "k": {"type": "integer", "description": "/v1/retrieve only: how many passages"},
-    }}
-    source = {"type": "object", "properties": {k: {"type": t} for k, t in (
-        ("session", "string"), ("seq", "integer"), ("name", "string"), ("quote", "string"), ("ts", "string"),
-        ("uuid", "string"), ("project", "string"), ("cwd", "string"))}}
-    result = {"type": "object", "properties": {
-        "answer": {"type": ["string", "null"]}, "confidence": {"type": "number"}, "abstained": {"type": "boolean"},
-        "known": {"type": "array", "items": {"type": "string"}}, "sources": {"type": "array", "items": source},
-        "via": {"type": ["string", "null"], "enum": ["fact", "retrieval", None]},
-        "latency_ms": {"type": "number"}, "cost_usd": {"type": "number"}}}
-    error = {"type": "object", "properties": {"error": {"type": "object", "properties": {
-        "code": {"type": "string"}, "message": {"type": "string"}}}}}
+    ask_body = {
+        "type": "object",
+        "required": ["question"],
+        "properties": {
+            "question": {"type": "string"},
+            "project_cwds": {"type": "array", "items": {"type": "string"}},
+            "context": {"type": "object", "properties": {"project": {"type": "string"}, "thread": {"type": "string"}}},
+            "now": {"type": "string", "format": "date-time"},
+            "stream": {
+                "type": "boolean",
+                "description": "server-sent events: memory.thinking, memory.answered, result",
+            },
+            "k": {"type": "integer", "description": "/v1/retrieve only: how many passages"},
+        },
+    }
+    source = {
+        "type": "object",
+        "properties": {
+            k: {"type": t}
+            for k, t in (
+                ("session", "string"),
+                ("seq", "integer"),
+                ("name", "string"),
+                ("quote", "string"),
+                ("ts", "string"),
+                ("uuid", "string"),
+                ("project", "string"),
+                ("cwd", "string"),
+            )
+        },
+    }
+    result = {
+        "type": "object",
+        "properties": {
+            "answer": {"type": ["string", "null"]},
+            "confidence": {"type": "number"},
+            "abstained": {"type": "boolean"},
+            "known": {"type": "array", "items": {"type": "string"}},
+            "sources": {"type": "array", "items": source},
+            "via": {"type": ["string", "null"], "enum": ["fact", "retrieval", None]},
+            "latency_ms": {"type": "number"},
+            "cost_usd": {"type": "number"},
+        },
+    }
+    error = {
+        "type": "object",
+        "properties": {
+            "error": {"type": "object", "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}
+        },
+    }
 
-    def op(summary: str, body: dict[str, Any] | None = None, out: dict[str, Any] | None = None,
-           params: tuple[str, ...] = ()) -> dict[str, Any]:
-        d: dict[str, Any] = {"summary": summary, "responses": {
-            "200": {"description": "ok", "content": {"application/json": {"schema": out or {"type": "object"}}}},
-            "default": {"description": "error", "content": {"application/json": {"schema": error}}}}}
+    def op(
+        summary: str,
+        body: dict[str, Any] | None = None,
+        out: dict[str, Any] | None = None,
+        params: tuple[str, ...] = (),
+    ) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "summary": summary,
+            "responses": {
+                "200": {"description": "ok", "content": {"application/json": {"schema": out or {"type": "object"}}}},
+                "default": {"description": "error", "content": {"application/json": {"schema": error}}},
+            },
+        }
         if body:
             d["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
         if params:
@@ -302,13 +354,23 @@ def openapi() -> dict[str, Any]:
 
     ask = op("Ask: one cited answer, or an abstention with what memory knows", ask_body, result)
     ask["responses"]["200"]["content"]["text/event-stream"] = {"schema": {"type": "string"}}
-    name_body = {"type": "object", "properties": {"new_name": {"type": "string"}, "other": {"type": "string"},
-                                                  "alias": {"type": "string"}, "pinned": {"type": "boolean"}}}
+    name_body = {
+        "type": "object",
+        "properties": {
+            "new_name": {"type": "string"},
+            "other": {"type": "string"},
+            "alias": {"type": "string"},
+            "pinned": {"type": "boolean"},
+        },
+    }
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Vyre Memory", "version": "0.1.0",
-                 "description": "One question in, one cited answer out. Send 'Authorization: Bearer <token>' "
-                                "when the server is bound beyond 127.0.0.1."},
+        "info": {
+            "title": "Vyre Memory",
+            "version": "0.1.0",
+            "description": "One question in, one cited answer out. Send 'Authorization: Bearer <token>' "
+            "when the server is bound beyond 127.0.0.1.",
+        },
         "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{"bearer": []}, {}],
         "paths": {
@@ -317,15 +379,21 @@ def openapi() -> dict[str, Any]:
             "/v1/retrieve": {"post": op("The ranked passages an answer would read", ask_body)},
             "/v1/answer": {"post": op("The fast path: facts only, no model", ask_body, result)},
             "/v1/facts": {"get": op("Personal facts (owner only)")},
-            "/v1/facts/{fact_id}": {"get": op("One fact and its sources", params=("fact_id",)),
-                                    "delete": op("Delete a wrong fact", params=("fact_id",))},
+            "/v1/facts/{fact_id}": {
+                "get": op("One fact and its sources", params=("fact_id",)),
+                "delete": op("Delete a wrong fact", params=("fact_id",)),
+            },
             "/v1/graph": {"get": op("People, projects, organisations and decisions, and their edges")},
-            "/v1/graph/entities/{entity}": {"get": op("One entity by id, name or alias", params=("entity",)),
-                                            "delete": op("Delete an entity", params=("entity",))},
+            "/v1/graph/entities/{entity}": {
+                "get": op("One entity by id, name or alias", params=("entity",)),
+                "delete": op("Delete an entity", params=("entity",)),
+            },
             "/v1/graph/entities/{entity}/rename": {"post": op("Rename", name_body, params=("entity",))},
             "/v1/graph/entities/{entity}/merge": {"post": op("Merge `other` into it", name_body, params=("entity",))},
-            "/v1/graph/entities/{entity}/aliases": {"post": op("Add an alias", name_body, params=("entity",)),
-                                                    "delete": op("Remove an alias", name_body, params=("entity",))},
+            "/v1/graph/entities/{entity}/aliases": {
+                "post": op("Add an alias", name_body, params=("entity",)),
+                "delete": op("Remove an alias", name_body, params=("entity",)),
+            },
             "/v1/graph/entities/{entity}/pin": {"post": op("Pin or unpin", name_body, params=("entity",))},
             "/v1/sessions/{session}/turns": {"get": op("The turns of a session (?start=&end=)", params=("session",))},
         },

@@ -54,8 +54,12 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller) -> MCPSe
             raise ToolError(str(exc)) from exc
 
     @server.tool(name="memory.ask")
-    def ask(question: str, project_cwds: list[str] | None = None, context: dict[str, str] | None = None,
-            now: str | None = None) -> dict[str, Any]:
+    def ask(
+        question: str,
+        project_cwds: list[str] | None = None,
+        context: dict[str, str] | None = None,
+        now: str | None = None,
+    ) -> dict[str, Any]:
         """Ask memory one question; get one cited answer or an abstention ("Not sure.") with what memory knows.
 
         project_cwds: only sessions run in these folders (default: this server's scope).
@@ -64,8 +68,9 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller) -> MCPSe
         return run(lambda s: s.ask(question, project_cwds=project_cwds, context=context, now=now))
 
     @server.tool(name="memory.retrieve")
-    def retrieve(question: str, project_cwds: list[str] | None = None, k: int = 8,
-                 now: str | None = None) -> dict[str, Any]:
+    def retrieve(
+        question: str, project_cwds: list[str] | None = None, k: int = 8, now: str | None = None
+    ) -> dict[str, Any]:
         """The ranked passages (turns) an answer to this question would be read from, under this server's scope."""
         return run(lambda s: s.retrieve(question, project_cwds=project_cwds, k=k, now=now))
 
@@ -100,8 +105,14 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller) -> MCPSe
         return run(lambda s: s.entity(name))
 
     @server.tool(name="memory.graph.edit")
-    def graph_edit(op: str, name: str, new_name: str | None = None, other: str | None = None,
-                   alias: str | None = None, pinned: bool = True) -> dict[str, Any]:
+    def graph_edit(
+        op: str,
+        name: str,
+        new_name: str | None = None,
+        other: str | None = None,
+        alias: str | None = None,
+        pinned: bool = True,
+    ) -> dict[str, Any]:
         """Edit an entity: op is rename (new_name), merge (other into name), alias_add / alias_remove (alias),
         delete, or pin (pinned). Edits survive re-derives."""
         return run(lambda s: s.edit(op, name, new_name=new_name, other=other, alias=alias, pinned=pinned))

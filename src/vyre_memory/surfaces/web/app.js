@@ -21,6 +21,7 @@ function headers(extra) {
 async function api(method, path, body) {
   const res = await fetch(path, { method, headers: headers(), body: body ? JSON.stringify(body) : undefined });
   const data = await res.json().catch(() => ({ error: { message: res.statusText } }));
+  if (res.status === 401) throw new Error(`This server needs a token: open ${location.origin}/?token=YOUR_TOKEN`);
   if (!res.ok) throw new Error((data.error && data.error.message) || res.statusText);
   return data;
 }
@@ -152,11 +153,11 @@ function render(r) {
   box.classList.toggle("abstained", r.abstained);
   $("#answer-text").textContent = r.abstained ? "Not sure." : r.answer;
   const meta = $("#answer-meta");
-  meta.replaceChildren(
+  meta.replaceChildren(...[
     r.abstained ? null : el("span", { class: "pill conf" }, `${Math.round(r.confidence * 100)}% sure`),
     r.via ? el("span", { class: "pill" }, r.via === "fact" ? "from your facts" : "from your sessions") : null,
-    el("span", { class: "pill subtle" }, `${Math.round(r.latency_ms)} ms`),
-  );
+    el("span", { class: "pill subtle" }, r.latency_ms < 1 ? "under 1 ms" : `${Math.round(r.latency_ms)} ms`),
+  ].filter(Boolean));
   const known = r.abstained ? r.known || [] : [];
   $("#known").hidden = known.length === 0;
   $("#known-list").replaceChildren(...known.map((k) => el("li", {}, k)));
@@ -241,7 +242,57 @@ function drawGraph() {
       ...items.map((e) => entityCard(e, byId)));
   });
   $("#graph").replaceChildren(...columns.filter(Boolean));
+  drawMap(byId);
   if (!graph.entities.length) $("#graph").append(el("p", { class: "hint" }, "Nothing yet: run vyre ingest."));
+}
+
+// A map that reads left to right: people, then projects and organisations, then decisions.
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function drawMap(byId) {
+  const map = $("#map");
+  const cols = [["person"], ["project", "organisation"], ["decision"]];
+  const width = 900, rowH = 34, pad = 26;
+  const placed = {};
+  const rows = Math.max(1, ...cols.map((kinds) => graph.entities.filter((e) => kinds.includes(e.kind)).length));
+  const height = pad * 2 + (rows - 1) * rowH;
+  cols.forEach((kinds, c) => {
+    const items = graph.entities.filter((e) => kinds.includes(e.kind));
+    const top = pad + ((rows - items.length) * rowH) / 2;
+    items.forEach((e, i) => (placed[e.id] = { x: [90, 360, 610][c], y: top + i * rowH, e }));
+  });
+  map.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  map.replaceChildren();
+  for (const x of graph.edges) {
+    const a = placed[x.src], b = placed[x.dst];
+    if (!a || !b) continue;
+    const d = a.x === b.x
+      ? `M${a.x},${a.y} C${a.x - 70},${a.y} ${b.x - 70},${b.y} ${b.x},${b.y}`
+      : `M${a.x},${a.y} C${(a.x + b.x) / 2},${a.y} ${(a.x + b.x) / 2},${b.y} ${b.x},${b.y}`;
+    const path = svg("path", { d, class: `map-edge ${x.status !== "current" ? "old" : ""}` });
+    path.append(svg("title", {}, `${byId[x.src].name} — ${x.relation.replace(/_/g, " ")} → ${byId[x.dst].name}`));
+    map.append(path);
+  }
+  for (const { x, y, e } of Object.values(placed)) {
+    const label = e.name.length > 34 ? e.name.slice(0, 33) + "…" : e.name;
+    const g = svg("g", { class: `map-node ${e.kind}`, transform: `translate(${x},${y})`, tabindex: "0" });
+    g.append(svg("circle", { r: e.pinned ? 7 : 5.5, class: `dot-${e.kind}` }),
+             svg("text", { x: 12, y: 4 }, label), svg("title", {}, `${e.kind}: ${e.name}`));
+    g.addEventListener("click", () => {
+      const card = document.querySelector(`.entity[data-id="${e.id}"]`);
+      if (!card) return;
+      card.classList.add("editing", "flash");
+      card.scrollIntoView({ behavior: "smooth", block: "center" });
+      setTimeout(() => card.classList.remove("flash"), 1200);
+    });
+    map.append(g);
+  }
 }
 
 function relationText(x, e, byId) {

@@ -1,0 +1,335 @@
+"""Retrieval latency at scale: index build, p50/p95 of Memory.retrieve (bm25, dense, hybrid), the no-model
+Memory.ask and the fast path Memory.answer, database size and peak memory, on a generated history.
+
+    .venv/bin/python bench/retrieve.py --turns 100000 [--turns 1000000] [--questions 200] [--keep DIR]
+
+Per size: writes a history of about N stored turns (eval.synth.write_history, sessions spread over ~5
+years), ingests it with no embedder (ingest step, passage build and fact derivation timed apart, as
+Memory.ingest runs them), then gives every passage text a PSEUDO-EMBEDDING: a deterministic unit vector
+drawn from the text hash (clustered, dim 384), stored with store.put_vectors under the hash embedder's
+model name, so queries (embedded by HashEmbedder) and passages share one name and dimension. No model
+runs: these figures are the index and query side only; embedding throughput is bench/embed.py's.
+Latencies are wall-clock on a shared 2-core machine (the load average is printed). Prints, never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import os
+import random
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from vyre_memory import Memory  # noqa: E402
+from vyre_memory.eval.synth import FILES, PROJECTS, WORDS, write_history  # noqa: E402
+from vyre_memory.ingest.runner import IngestSettings  # noqa: E402
+from vyre_memory.ingest.runner import ingest as run_ingest  # noqa: E402
+from vyre_memory.models.embed import HashEmbedder  # noqa: E402
+
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)  # the questions' "now": after the last generated session
+YEARS = 5
+TURNS_PER_SESSION = 54  # stored turns per write_history session (subagents included), measured at seed 7
+SESSION_HOURS = 7  # write_history starts session i at start + 7h * i
+STREAMS = 10  # write_history runs, staggered over the years (each one a burst of activity)
+HOME = "/home/sam"
+DIM = 384
+TARGETS = {
+    "ingest records/s": ">= 5,000",
+    "hybrid p95": "<= 150 ms at 1M",
+    "fast path p95": "<= 10 ms",
+    "no-model ask p95": "<= 300 ms",
+}
+
+
+# -- memory ------------------------------------------------------------------------------------
+def peak_rss_mb() -> float:
+    """Peak RSS of this process since start or the last reset_peak (VmHWM; getrusage if unavailable)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def reset_peak() -> bool:
+    """Reset VmHWM to the current RSS (Linux clear_refs 5), so a phase's own peak can be read."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def phase(results: dict[str, Any], name: str, fn: Callable[[], Any]) -> Any:
+    """Run fn, storing its seconds and the peak RSS during it under results[name]."""
+    reset_peak()
+    before = rss_mb()
+    t = time.perf_counter()
+    out = fn()
+    results[name] = {"seconds": time.perf_counter() - t, "peak_mb": peak_rss_mb(), "rss_before_mb": before}
+    return out
+
+
+# -- the history ---------------------------------------------------------------------------------
+def generate(tree: Path, turns: int, seed: int = 7) -> tuple[list[Path], int]:
+    """Write about `turns` stored turns as STREAMS staggered write_history runs over YEARS years before NOW."""
+    sessions = max(1, math.ceil(turns / TURNS_PER_SESSION))
+    per = math.ceil(sessions / STREAMS)
+    span = timedelta(days=365 * YEARS)
+    stream_len = timedelta(hours=SESSION_HOURS * per)
+    step = max(timedelta(0), (span - stream_len) / max(1, STREAMS - 1))
+    files: dict[Path, None] = {}
+    left = sessions
+    for s in range(STREAMS):
+        n = min(per, left)
+        if n <= 0:
+            break
+        start = NOW - span + step * s
+        for f in write_history(tree, sessions=n, seed=seed * 1000 + s, start=start, home=HOME):
+            files[f] = None
+        left -= n
+    return list(files), sessions
+
+
+def db_bytes(home: Path) -> int:
+    db = home / "memory.db"
+    parts = (db, db.with_name("memory.db-wal"), db.with_name("memory.db-shm"))
+    return sum(p.stat().st_size for p in parts if p.exists())
+
+
+def ingest_all(mem: Memory, tree: Path, results: dict[str, Any]) -> None:
+    """What Memory.ingest does, one step at a time: ingest step, passages (no embedder), facts and graph."""
+    settings = IngestSettings(vyre_home=str(mem.config.home), builds_memory_folders=mem.config.builds_memory_folders)
+    report = phase(results, "ingest", lambda: run_ingest(mem.store, [tree], settings))
+    results["report"] = report
+    phase(results, "passages", mem.index)
+    phase(results, "derive", lambda: mem.derive(incremental=True))
+
+
+def pseudo_vector(text_hash: str, centres: np.ndarray) -> np.ndarray:
+    """A deterministic unit vector for a text hash: a cluster centre plus noise (cosine to it ~0.8)."""
+    seed = int.from_bytes(hashlib.blake2b(text_hash.encode(), digest_size=8).digest(), "little")
+    rng = np.random.default_rng(seed)
+    x = centres[seed % len(centres)] + 0.7 * rng.standard_normal(DIM, dtype=np.float32)
+    return x / np.linalg.norm(x)
+
+
+def put_pseudo_vectors(mem: Memory, model: str, batch: int = 20_000) -> int:
+    """Give every distinct passage text hash a pseudo-embedding under `model`; returns how many."""
+    centres = np.random.default_rng(0).standard_normal((2000, DIM), dtype=np.float32)
+    hashes = [r[0] for r in mem.store.conn.execute("SELECT DISTINCT text_hash FROM passages")]
+    for s in range(0, len(hashes), batch):
+        mem.store.put_vectors(model, [(h, pseudo_vector(h, centres)) for h in hashes[s : s + batch]])
+    return len(hashes)
+
+
+# -- the questions -------------------------------------------------------------------------------
+TIME_WORDS = ["last week", "yesterday", "in june", "last month", "in march", "three days ago", "last year",
+              "about two months ago", "this week", "in august 2024", "recently", "over the summer"]
+TEMPLATES = [
+    "why did {f} fail on ci",
+    "what did we change in {f}",
+    "when did we add retries to {f}",
+    "{w1} {w2} problem",
+    "what was the {w1} {w2} fix",
+    "did we decide on advisory locks",
+    "which migration added the index",
+    "when did we last deploy to staging",
+    "what version did we ship",
+    "{w1} in {f}",
+    "how did we fix the flaky {w1} test",
+    "where is the {w1} handled",
+    "what is my daughter's school",
+    "who is my wife",
+    "what is my dog called",
+    "what did the subagent find about callers of {f}",
+]
+
+
+def questions(n: int, seed: int = 11) -> list[tuple[str, list[str] | None]]:
+    """(question, project_cwds or None): words, file names and time words from the synthetic vocabulary;
+    a third of them scoped to one project."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        q = rng.choice(TEMPLATES).format(f=rng.choice(FILES), w1=rng.choice(WORDS), w2=rng.choice(WORDS))
+        if rng.random() < 0.35:
+            q += " " + rng.choice(TIME_WORDS)
+        scope = [f"{HOME}/code/{rng.choice(PROJECTS)}"] if i % 3 == 0 else None
+        out.append((q + "?", scope))
+    return out
+
+
+def latencies(fn: Callable[[str, list[str] | None], Any], qs: list[tuple[str, list[str] | None]]) -> dict[str, float]:
+    wall = []
+    for q, scope in qs:
+        t = time.perf_counter()
+        fn(q, scope)
+        wall.append(time.perf_counter() - t)
+    ms = np.array(wall) * 1000
+    return {"p50": float(np.percentile(ms, 50)), "p95": float(np.percentile(ms, 95)), "max": float(ms.max()),
+            "n": len(ms)}
+
+
+def query_phase(home: Path, qs: list[tuple[str, list[str] | None]], results: dict[str, Any]) -> None:
+    """A fresh Memory (as a new process would open one) with the hash embedder for queries."""
+    os.environ["VYRE_EMBEDDER"] = "hash"
+    os.environ["VYRE_MODEL_BACKEND"] = "none"
+    with Memory(home) as mem:
+        emb = mem.embedder
+        assert emb is not None and emb.name == HashEmbedder().name
+        count = mem.store.passage_count()
+        phase(results, "index_build", lambda: mem.retriever.vectors.get(mem.store, emb.name, emb.dim, count))
+        index = mem.retriever.vectors.index
+        results["index_kind"] = "exact" if index is None or index.is_exact else "IVF"
+        results["index_rows"] = 0 if index is None else len(index)
+        t = time.perf_counter()
+        mem.store.texts_without_vectors(emb.name, limit=1024)  # what every Memory.index() pays with nothing to do
+        results["texts_without_vectors_s"] = time.perf_counter() - t
+        reset_peak()
+        for config in ("bm25", "dense", "hybrid"):
+            mem.retrieve(qs[0][0], now=NOW, config=config)  # warm-up
+            results[f"retrieve {config}"] = latencies(
+                lambda q, s, c=config: mem.retrieve(q, project_cwds=s, now=NOW, config=c), qs
+            )
+        mem.ask(qs[0][0], now=NOW)
+        results["ask (no model)"] = latencies(lambda q, s: mem.ask(q, project_cwds=s, now=NOW), qs)
+        mem.answer(qs[0][0], now=NOW)
+        results["answer (fast path)"] = latencies(lambda q, s: mem.answer(q, project_cwds=s, now=NOW), qs)
+        results["query_peak_mb"] = peak_rss_mb()
+        results["passage_count"] = count
+        results["stats"] = mem.stats()
+
+
+def build(turns: int, work: Path, seed: int = 7) -> dict[str, Any]:
+    """Generate, ingest (no embedder), pseudo-embed; returns the figures so far. Leaves VYRE_HOME in work/home."""
+    results: dict[str, Any] = {"turns_asked": turns}
+    tree, home = work / "projects", work / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    files, sessions = phase(results, "generate", lambda: generate(tree, turns, seed))
+    results["files"] = len(files)
+    results["sessions_generated"] = sessions
+    results["source_bytes"] = sum(f.stat().st_size for f in files)
+    os.environ["VYRE_EMBEDDER"] = "none"
+    with Memory(home) as mem:
+        ingest_all(mem, tree, results)
+        results["vectors"] = phase(results, "pseudo_vectors", lambda: put_pseudo_vectors(mem, HashEmbedder().name))
+        results["turns"] = mem.stats()["turns"]["total"]
+    results["db_bytes"] = db_bytes(home)
+    shutil.rmtree(tree)  # the transcripts are not needed for querying
+    return results
+
+
+def run(turns: int, n_questions: int, work: Path, seed: int = 7) -> dict[str, Any]:
+    results = build(turns, work, seed)
+    query_phase(work / "home", questions(n_questions), results)
+    results["db_bytes"] = db_bytes(work / "home")
+    peaks = [v["peak_mb"] for v in results.values() if isinstance(v, dict) and "peak_mb" in v]
+    results["peak_rss_mb"] = max([*peaks, results["query_peak_mb"]])
+    return results
+
+
+# -- printing --------------------------------------------------------------------------------------
+def fmt_lat(d: dict[str, float]) -> str:
+    return f"p50 {d['p50']:8.1f} ms   p95 {d['p95']:8.1f} ms   max {d['max']:8.1f} ms"
+
+
+def print_ingest(r: dict[str, Any]) -> None:
+    rep = r["report"]
+    ing = r["ingest"]["seconds"]
+    print(f"  generate          {r['generate']['seconds']:8.1f} s   {r['sessions_generated']:,} sessions, "
+          f"{r['files']:,} files, {r['source_bytes'] / 1e6:,.0f} MB of JSONL")
+    print(f"  ingest step       {ing:8.1f} s   {rep.records:,} records, {rep.new_turns:,} turns   "
+          f"{rep.records / ing:,.0f} records/s, {rep.new_turns / ing:,.0f} turns/s   "
+          f"(target {TARGETS['ingest records/s']})   peak RSS {r['ingest']['peak_mb']:,.0f} MB")
+    for name in ("passages", "derive", "pseudo_vectors"):
+        print(f"  {name:17s} {r[name]['seconds']:8.1f} s   peak RSS {r[name]['peak_mb']:,.0f} MB")
+    all_in = ing + r["passages"]["seconds"] + r["derive"]["seconds"]
+    print(f"  Memory.ingest     {all_in:8.1f} s   {rep.records / all_in:,.0f} records/s end to end (no embedder)")
+
+
+def print_queries(r: dict[str, Any]) -> None:
+    ib = r["index_build"]
+    print(f"  index build       {ib['seconds']:8.1f} s   {r['index_rows']:,} rows, {r['index_kind']}; "
+          f"peak RSS {ib['peak_mb']:,.0f} MB (from {ib['rss_before_mb']:,.0f} MB)")
+    print(f"  texts_without_vectors (nothing to do) {r['texts_without_vectors_s'] * 1000:,.0f} ms")
+    target = {"retrieve hybrid": TARGETS["hybrid p95"], "ask (no model)": TARGETS["no-model ask p95"],
+              "answer (fast path)": TARGETS["fast path p95"]}
+    for name in ("retrieve bm25", "retrieve dense", "retrieve hybrid", "ask (no model)", "answer (fast path)"):
+        t = f"   target p95 {target[name]}" if name in target else ""
+        print(f"  {name:19s} {fmt_lat(r[name])}{t}")
+
+
+def print_summary(r: dict[str, Any]) -> None:
+    turns = max(1, r["turns"])
+    print(f"  database          {r['db_bytes'] / 1e6:,.0f} MB, {r['db_bytes'] / turns:,.0f} bytes per turn, "
+          f"{r['passage_count']:,} passages, {r['vectors']:,} vectors")
+    print(f"  peak RSS          {r['peak_rss_mb']:,.0f} MB (largest phase peak; during the queries "
+          f"{r['query_peak_mb']:,.0f} MB)")
+
+
+def header(r: dict[str, Any], n_questions: int) -> None:
+    print(f"\n== {r['turns']:,} stored turns (asked ~{r['turns_asked']:,}); {n_questions} questions; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores ==")
+
+
+def workdir(keep: str | None, label: str) -> Iterator[Path]:
+    """A fresh work directory (removed afterwards unless --keep names a parent to keep it in)."""
+    if keep:
+        path = Path(keep) / label
+        if path.exists():
+            shutil.rmtree(path)
+        path.mkdir(parents=True)
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix=f"vyre-bench-{label}-") as tmp:
+        yield Path(tmp)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--turns", type=int, action="append", help="stored turns to aim for (repeatable; default 100000)")
+    ap.add_argument("--questions", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--keep", default=None, help="keep the work directory under this folder")
+    args = ap.parse_args()
+    print("Vectors are PSEUDO-EMBEDDINGS (deterministic random unit vectors per text hash, dim 384): no model runs.")
+    print("Embedding throughput is measured by bench/embed.py; queries are embedded by HashEmbedder.")
+    for turns in args.turns or [100_000]:
+        for work in workdir(args.keep, f"retrieve-{turns}"):
+            r = run(turns, args.questions, work, args.seed)
+            header(r, args.questions)
+            print_ingest(r)
+            print_queries(r)
+            print_summary(r)
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
