@@ -7,7 +7,7 @@ Q ?= what did we decide last week
 DEMO_Q ?= which file had the refund bug
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format bench demo clean
+.PHONY: help run test browser lint format bench demo clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -40,7 +40,10 @@ run: $(VENV)/.installed ## Install, ingest ~/.claude/projects (or the demo histo
 		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ask "$(DEMO_Q)"; \
 	fi
 
-test: $(VENV)/.installed-dev ## Install and run the test suite
+browser: $(VENV)/.installed-dev ## Debian's chromium and Playwright, for the web page test
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+
+test: $(VENV)/.installed-dev browser ## Install and run the test suite
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-dev ## ruff and mypy

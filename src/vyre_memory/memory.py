@@ -40,6 +40,7 @@ class Memory:
         self._retriever: Retriever | None = None
         self._fast_path: FastPath | None = None
         self._pipeline: Any = None
+        self._entities: tuple[int, list[Entity]] | None = None
         self._backends: dict[str, Any] = {}
         self.backend_reasons: dict[str, str] = {}
 
@@ -93,7 +94,7 @@ class Memory:
     @property
     def retriever(self) -> Retriever:
         if self._retriever is None:
-            self._retriever = Retriever(self.store, self.embedder, self.config.user_name)
+            self._retriever = Retriever(self.store, self.embedder, self.config.user_name, expander=self.expand)
         return self._retriever
 
     def retrieve(
@@ -307,6 +308,15 @@ class Memory:
     def pin_entity(self, name: str, pinned: bool = True) -> Entity:
         edit_graph(self.store, self.config.user_name, "pin", name, pinned=pinned)
         return self.entity(name)
+
+    def resolve_aliases(self, question: str) -> str:
+        """The question with graph aliases replaced by their entity's name ("Danielle" -> "Dani")."""
+        from .read.graph import resolve_aliases
+
+        version = self.store.graph_version()
+        if self._entities is None or self._entities[0] != version:
+            self._entities = (version, self.graph())
+        return resolve_aliases(self._entities[1], question) or question
 
     def expand(self, question: str) -> list[str]:
         """Names and aliases to add to a search (for retrieval config `hybrid+graph`)."""

@@ -104,6 +104,8 @@ class Pipeline:
             return
         timings: dict[str, float] = {}
         mark = time.perf_counter()
+        if scope.personal_allowed:  # the person's own names for people: aliases added in the graph
+            question = self.memory.resolve_aliases(question)
 
         # 1. fast path: personal facts, no model
         fast = self.memory.fast_path.answer(question, scope=scope, now=now)
@@ -212,12 +214,15 @@ class Pipeline:
             )
         else:
             known = list(fast.known) + model_known + _known_from(passages, scope)
+            # an abstention's sources are what was looked at; for an agent they could quote the
+            # person's own words about their life, so an agent gets none
+            looked_at = tuple(p.source() for p in passages[:3]) if scope.personal_allowed else ()
             result = AskResult(
                 answer=None,
                 confidence=round(min(confidence, bar - 0.01) if answer else 0.0, 3),
                 abstained=True,
                 known=tuple(dict.fromkeys(known))[:5],
-                sources=tuple(p.source() for p in passages[:3]),
+                sources=looked_at,
                 via=None,
                 cost_usd=round(cost, 6),
             )
@@ -243,6 +248,7 @@ class Pipeline:
             thread or "",
             str(store.corpus_version()),
             str(store.get_meta("facts_version", "0")),
+            str(store.graph_version()),
             str(self.memory.backend_names()),
             self.retrieval_config or "",
         ]

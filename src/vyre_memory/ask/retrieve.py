@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -75,8 +75,15 @@ class VectorCache:
 
 
 class Retriever:
-    def __init__(self, store: Store, embedder: Any | None = None, user_name: str = "you") -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Any | None = None,
+        user_name: str = "you",
+        expander: Callable[[str], list[str]] | None = None,
+    ) -> None:
         self.store = store
+        self.expander = expander
         self.embedder = embedder
         self.user_name = user_name
         self.vectors = VectorCache()
@@ -104,6 +111,8 @@ class Retriever:
         horizon = _iso(now)
         since = _iso(window.start) if window else None
         until = min(_iso(window.end), horizon) if window else None
+        if cfg.graph and self.expander is not None and scope.personal_allowed:
+            extra_terms = [*extra_terms, *self.expander(question)]  # "my wife" also searches her name
         terms = list(u.terms) + list(extra_terms)
         # A short exact window ("yesterday", "last week", "on tuesday") names when it happened: search
         # inside it, and keep the unrestricted lists at a lower weight in case the words misled.
@@ -216,7 +225,7 @@ class Retriever:
                 or (query.reverse and query.reverse in m.object.lower())
             ):
                 score += 2.0
-            names = set(re.findall(r"[\w']+", f"{m.subject} {m.object}".lower())) - {"user"}
+            names = {w for w in re.findall(r"[\w']+", f"{m.subject} {m.object}".lower()) if len(w) > 2} - _COMMON
             if names & words:
                 score += 1.0
             if score:
@@ -269,6 +278,12 @@ _ANSWER_SHAPES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
 }
+
+
+_COMMON = frozenset(
+    "user the and for with from that this what who when where which how was were are has have had did does "
+    "not but you your our his her their its they them she him".split()
+)
 
 
 def _freshness(ts: str | None, now: datetime) -> float:

@@ -556,3 +556,24 @@ def _mentions(text: str, name: str, full: str, *, person: bool = True) -> bool:
             continue
         return True
     return False
+
+
+def resolve_aliases(entities: Iterable[Entity], question: str) -> str | None:
+    """The question with each alias (3+ characters, whole words) replaced by its entity's name; None: no alias.
+
+    So an alias the person added in the graph ("Danielle" for Dani) is understood by the next answer.
+    """
+
+    def whole(text: str) -> re.Pattern[str]:
+        return re.compile(rf"(?<![\w]){re.escape(text)}(?![\w])", re.IGNORECASE)
+
+    out = question
+    for entity in entities:
+        if entity.kind == "decision" or whole(entity.name).search(out):
+            continue
+        for alias in sorted(entity.aliases, key=len, reverse=True):
+            pattern = whole(alias)
+            if len(alias) >= 3 and not alias.startswith("/") and pattern.search(out):
+                out = pattern.sub(entity.name, out)
+                break
+    return out if out != question else None

@@ -24,10 +24,9 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import os
-import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -188,19 +187,7 @@ class ScopedMemory:
     ) -> dict[str, Any]:
         kwargs = self._ask_kwargs(project_cwds, context, now)
         result = self.gate.call(self.mem.ask, _question(question), **kwargs)
-        return self.result_dict(self._by_alias(question, result, kwargs))
-
-    def _by_alias(self, question: str, result: AskResult, kwargs: dict[str, Any]) -> AskResult:
-        """Workaround until `Memory.ask` reads graph aliases itself: an abstention on a question that names an
-        entity by an alias is asked once more with the entity's name, so an alias the person added is used by
-        the next answer. Never for agents (the graph is personal); never changes an answer that was told."""
-        if not result.abstained or not self.caller.personal_allowed:
-            return result
-        named = self.gate.call(_rewrite_aliases, self.mem, question)
-        if named is None:
-            return result
-        again: AskResult = self.gate.call(self.mem.ask, named, **kwargs)
-        return result if again.abstained else replace(again, latency_ms=round(result.latency_ms + again.latency_ms, 3))
+        return self.result_dict(result)
 
     def ask_stream(
         self,
@@ -219,7 +206,7 @@ class ScopedMemory:
                 return
             d = event.to_dict()
             if event.result is not None:
-                d["result"] = self.result_dict(self._by_alias(question, event.result, kwargs))
+                d["result"] = self.result_dict(event.result)
             yield d
 
     def answer(
@@ -265,10 +252,6 @@ class ScopedMemory:
     def result_dict(self, result: AskResult) -> dict[str, Any]:
         """The contract, each source with its session's project and folder added (what a reader needs to place it)."""
         d = result.to_dict()
-        if d["abstained"] and not self.caller.personal_allowed:
-            # An abstention's sources are only what was looked at; for an agent they could quote the person's
-            # own words about their life (a typed turn in a granted project), so an agent gets none.
-            d["sources"] = []
         for source in d["sources"]:
             info = self._session_info(source["session"])
             source["project"] = _project(info.project or info.cwd) if info else None
@@ -387,24 +370,6 @@ def parse_time(value: str | None) -> datetime | None:
     except ValueError as exc:
         raise BadRequest(f'"now" must be an ISO time, e.g. 2026-10-09T16:00:00Z (got {value!r})') from exc
     return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
-def _rewrite_aliases(memory: Memory, question: str) -> str | None:
-    """The question with each alias (3+ characters, whole words) replaced by its entity's name; None: no alias."""
-
-    def words(text: str) -> re.Pattern[str]:
-        return re.compile(rf"(?<![\w]){re.escape(text)}(?![\w])", re.IGNORECASE)
-
-    out = question
-    for entity in memory.graph():
-        if entity.kind == "decision" or words(entity.name).search(out):
-            continue
-        for alias in sorted(entity.aliases, key=len, reverse=True):
-            pattern = words(alias)
-            if len(alias) >= 3 and not alias.startswith("/") and pattern.search(out):
-                out = pattern.sub(entity.name, out)
-                break
-    return out if out != question else None
 
 
 def _project(cwd: str | None) -> str | None:
