@@ -44,7 +44,7 @@ browser: $(VENV)/.installed-dev ## Debian's chromium and Playwright, for the web
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
 test: $(VENV)/.installed-dev browser ## Install and run the test suite
-	$(BIN)/python -m pytest -q
+	VYRE_CHECK_UNUSED_RECORDINGS=1 $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-dev ## ruff and mypy
 	$(BIN)/ruff check src tests bench demo

@@ -1,8 +1,7 @@
 """Fixtures for model tests: real calls switched off, a fake `claude`, fake HTTP model servers.
 
-The autouse `no_model_requests` fixture is the one the lead lifts to tests/conftest.py, with
-`replay_backend`: every recording folder a test replays from is checked at the end of the run,
-and with VYRE_CHECK_UNUSED_RECORDINGS=1 (CI, full runs only) a recording nothing used fails it.
+The switch that makes real calls fail and `replay_backend` live in tests/conftest.py, for the
+whole suite.
 """
 
 from __future__ import annotations
@@ -21,43 +20,11 @@ from typing import Any
 
 import pytest
 
-from vyre_memory.models.base import set_model_requests_allowed
-from vyre_memory.models.replay import FixtureUsage, ReplayBackend, unused_fixtures
 from vyre_memory.models.select import close_shared_backends
 
 FAKE_CLAUDE = Path(__file__).with_name("fake_claude.py")
 
 
-@pytest.fixture(autouse=True)
-def no_model_requests() -> Iterator[None]:
-    """Any real model call in a test raises ModelCallsForbidden (pydantic-ai's ALLOW_MODEL_REQUESTS)."""
-    before = set_model_requests_allowed(False)
-    try:
-        yield
-    finally:
-        set_model_requests_allowed(before)
-
-
-@pytest.fixture(scope="session")
-def _replay_dirs() -> Iterator[tuple[FixtureUsage, set[Path]]]:
-    usage, folders = FixtureUsage(), set[Path]()
-    yield usage, folders
-    if os.environ.get("VYRE_CHECK_UNUSED_RECORDINGS") == "1":
-        unused = [p for folder in sorted(folders) for p in unused_fixtures(folder, usage.used)]
-        if unused:
-            pytest.fail(f"recordings no test used (delete them or the test that lost them): {unused}", pytrace=False)
-
-
-@pytest.fixture
-def replay_backend(_replay_dirs: tuple[FixtureUsage, set[Path]]) -> Callable[..., ReplayBackend]:
-    """`replay_backend(fixtures_dir, misses_path=None)`: a ReplayBackend whose use is tracked for the run."""
-    usage, folders = _replay_dirs
-
-    def make(fixtures_dir: Path, misses_path: Path | None = None) -> ReplayBackend:
-        folders.add(Path(fixtures_dir))
-        return ReplayBackend(fixtures_dir, misses_path, usage=usage)
-
-    return make
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ calibrated so that an uncertain extraction falls under the abstention threshold.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -130,25 +130,16 @@ def _rank_weight(rank: int) -> float:
 
 def _file(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
     terms = _terms(u) - {"file", "bug", "fix"}
-    scores: dict[str, float] = {}
-    where: dict[str, Passage] = {}
+    votes = _Votes()
     for rank, p in enumerate(passages[:8]):
         for path in file_paths(p.text):
             short = _relative(path, p.cwd)
             if not re.search(r"\.\w{1,6}$", short) or short.startswith(("http", "www")):
                 continue
             bonus = 1.0 + _overlap(short.replace("/", " ").replace("_", " ").replace(".", " "), terms)
-            scores[short] = scores.get(short, 0.0) + _rank_weight(rank) * bonus
-            where.setdefault(short, p)
-    if not scores:
-        return None
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    best, top = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else 0.0
-    share = top / (top + second)
+            votes.add(short, _rank_weight(rank) * bonus, p)
     # calibrated on the open worlds: a winner with under ~2/3 of the top-two mass is often wrong
-    confidence = round(min(0.9, max(0.0, 1.2 * share - 0.28)), 3)
-    return Extracted(best, confidence, (where[best],), _line_with(where[best].text, best), "file")
+    return votes.extracted("file", lambda share: min(0.9, max(0.0, 1.2 * share - 0.28)))
 
 
 def _relative(path: str, cwd: str | None) -> str:
@@ -158,22 +149,35 @@ def _relative(path: str, cwd: str | None) -> str:
 
 
 def _version(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
-    scores: dict[str, float] = {}
-    where: dict[str, Passage] = {}
+    votes = _Votes()
     for rank, p in enumerate(passages[:8]):
         cue = 1.5 if _DEPLOY_CUE.search(p.text) else 1.0
         for v in dict.fromkeys(_VERSION.findall(p.text)):
-            key = v.lstrip("vV")  # "2.41.1": the bare number reads the same either way it was written
-            scores[key] = scores.get(key, 0.0) + _rank_weight(rank) * cue
-            where.setdefault(key, p)
-    if not scores:
-        return None
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    best, top = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else 0.0
-    share = top / (top + second)
-    confidence = round(min(0.85, max(0.0, 1.3 * share - 0.3)), 3)
-    return Extracted(best, confidence, (where[best],), _line_with(where[best].text, best), "version")
+            # "2.41.1": the bare number reads the same whichever way it was written
+            votes.add(v.lstrip("vV"), _rank_weight(rank) * cue, p)
+    return votes.extracted("version", lambda share: min(0.85, max(0.0, 1.3 * share - 0.3)))
+
+
+class _Votes:
+    """Candidate answers scored by the passages that name them; the winner's share sets its confidence."""
+
+    def __init__(self) -> None:
+        self.scores: dict[str, float] = {}
+        self.where: dict[str, Passage] = {}
+
+    def add(self, candidate: str, score: float, passage: Passage) -> None:
+        self.scores[candidate] = self.scores.get(candidate, 0.0) + score
+        self.where.setdefault(candidate, passage)
+
+    def extracted(self, method: str, calibrate: Callable[[float], float]) -> Extracted | None:
+        if not self.scores:
+            return None
+        ranked = sorted(self.scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        best, top = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        passage = self.where[best]
+        confidence = round(calibrate(top / (top + second)), 3)
+        return Extracted(best, confidence, (passage,), _line_with(passage.text, best), method)
 
 
 def _when(u: Understanding, passages: Sequence[Passage], *, latest: bool) -> Extracted | None:

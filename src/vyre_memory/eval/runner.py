@@ -3,6 +3,11 @@ and report the metrics DESIGN.md names, per dataset, per class and (LoCoMo) per 
 
 The store lives in a temporary VYRE_HOME, so an eval never touches the person's memory.
 Until the answer step runs (`retrieval_only`), the answer metrics are null.
+
+Models: `models` (eval/models.py) sets every purpose's backend before ingesting: no model by default,
+or replayed / recorded calls. `rerank` adds the rerank ablation: each retrieval configuration scored
+without the rerank step ("hybrid") and/or with it ("hybrid+rerank"). With `repeat` > 1 the answer cache
+is cleared before every ask, so `inconsistent` measures whether the whole pipeline is deterministic.
 """
 
 from __future__ import annotations
@@ -16,11 +21,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..contract import Passage
+from ..errors import ConfigError
 from ..memory import Memory
 from .datasets import Dataset, EvalQuestion, load
 from .metrics import evidence_recall, judge, mean, percentile, token_f1, trap_hit
+from .models import ModelChoice
 
 RECALL_KS = (1, 5, 8, 10)
+RERANK_SUFFIX = "+rerank"
+RERANK_MODES = ("auto", "on", "off", "both")
 
 
 @dataclass
@@ -87,6 +96,49 @@ def ask_with_memory(mem: Memory, q: EvalQuestion, ablation: str) -> dict[str, An
     return out
 
 
+def expand_ablations(names: Sequence[str], rerank: str, have_rerank: bool) -> list[tuple[str, str, bool]]:
+    """(ablation name, retrieval configuration, rerank on) for each run; a name ending in "+rerank" asks for rerank.
+
+    rerank "auto": on when a model serves rerank; "on" / "off": every configuration with / without it;
+    "both": each configuration without, then with. Raises ConfigError when rerank is asked for with no model.
+    """
+    if rerank not in RERANK_MODES:
+        raise ConfigError(f"--rerank {rerank!r} is not one of {', '.join(RERANK_MODES)}")
+    out: list[tuple[str, str, bool]] = []
+    for name in names:
+        base = name[: -len(RERANK_SUFFIX)] if name.endswith(RERANK_SUFFIX) else name
+        forced = base != name
+        if rerank == "both" and not forced:
+            flags = [False, True]
+        elif rerank == "on" or forced:
+            flags = [True]
+        elif rerank == "auto":
+            flags = [have_rerank]
+        else:
+            flags = [False]
+        for flag in flags:
+            item = (base + RERANK_SUFFIX if flag else base, base, flag)
+            if item not in out:
+                out.append(item)
+    if any(flag for _, _, flag in out) and not have_rerank:
+        raise ConfigError("a rerank ablation needs a model for rerank: use --model replay or --model record")
+    return out
+
+
+def clear_answer_cache(mem: Memory) -> None:
+    """Forget the answers `mem.ask` cached, so the next ask runs the whole pipeline again."""
+    clear = getattr(mem, "clear_answer_cache", None)
+    if callable(clear):
+        clear()
+        return
+    # Until Memory has clear_answer_cache(): the pipeline's cache, under its lock.
+    pipeline = getattr(mem, "_pipeline", None)
+    cache = getattr(pipeline, "_cache", None)
+    if pipeline is not None and cache is not None:
+        with pipeline._lock:
+            cache.clear()
+
+
 def run(
     path: Path,
     *,
@@ -96,24 +148,35 @@ def run(
     per_question: TextIO | None = None,
     asker: Asker | None = ask_with_memory,
     progress: Callable[[int, int], None] | None = None,
+    models: ModelChoice | None = None,
+    rerank: str = "auto",
 ) -> list[dict[str, Any]]:
-    """Score `path` once per retrieval configuration; one report dict each."""
+    """Score `path` once per retrieval configuration (and rerank setting); one report dict each.
+
+    `models` chooses the backends (default: no model for any purpose)."""
     dataset = load(path)
     reports = []
     with (
+        (models or ModelChoice()).open(dataset.name) as backends,
         tempfile.TemporaryDirectory(prefix="vyre-eval-") as tmp,
         Memory(Path(tmp), user_name=dataset.user_name) as mem,
     ):
+        runs = expand_ablations(ablations, rerank, backends.has("rerank"))
+        backends.apply(mem)  # before ingesting, so no step ever falls back to the automatic choice
         mem.ingest(dataset.transcripts, format=dataset.format)
-        for ablation in ablations:
+        for ablation, config, use_rerank in runs:
+            backends.apply(mem, rerank=use_rerank)
             results = []
             for i, q in enumerate(dataset.questions):
-                results.append(_one(mem, q, ablation, retrieval_only, repeat, asker))
+                results.append(_one(mem, q, config, retrieval_only, repeat, asker))
                 if progress:
                     progress(i + 1, len(dataset.questions))
                 if per_question is not None:
                     per_question.write(json.dumps({"ablation": ablation, **results[-1].to_json()}) + "\n")
-            reports.append(report(dataset, ablation, results, retrieval_only))
+            out = report(dataset, ablation, results, retrieval_only)
+            out["retrieval_config"], out["rerank"], out["repeat"] = config, use_rerank, max(1, repeat)
+            out["models"] = {**backends.describe(mem.backend_reasons), **backends.counters()}
+            reports.append(out)
     return reports
 
 
@@ -135,6 +198,7 @@ def _one(
     if retrieval_only or asker is None:
         return result
     for attempt in range(max(1, repeat)):
+        clear_answer_cache(mem)  # a cached answer would make every repeat agree by construction
         out = asker(mem, q, ablation)
         result.answers_seen.add(
             json.dumps([out.get("answer"), out.get("confidence"), out.get("sources")], sort_keys=True)

@@ -21,7 +21,6 @@ Guarantees:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,6 @@ from .records import (
     TOOL_CALL,
     TOOL_OUTPUT,
     TYPED,
-    Cursor,
     ParseBatch,
     ParsedSession,
     ParsedTurn,
@@ -46,42 +44,15 @@ _TITLE_RANK = 2
 _MAX_TEXT = 2_000_000
 
 
-class ChatGPTFormat:
+class ChatGPTFormat(exports.ExportFormat):
     """A ChatGPT export: `conversations.json` (an array with `mapping` trees) or the zip holding it."""
 
     name = NAME
     summary = "ChatGPT data export: conversations.json or the export .zip (all branches kept)"
-    incremental = False
+    kind = exports.CHATGPT
 
-    def sniff(self, path: Path) -> bool:
-        if path.is_dir():
-            return any(True for _ in self.files(path))
-        return exports.detect(path) == exports.CHATGPT
-
-    def files(self, root: Path) -> Iterator[Path]:
-        for path in exports.export_files(root):
-            if root.is_file() or exports.detect(path) == exports.CHATGPT:
-                yield path
-
-    def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch:
-        batch = ParseBatch(sessions=[], problems=[], end=Cursor(), whole_file=True)
-        reader = exports.read_export(path, exports.record_limit(max_line_bytes))
-        for record_no, value, problem in reader:
-            if problem is not None:
-                batch.problems.append(Problem(str(path), record_no, problem))
-            if value is exports.NO_VALUE:
-                continue
-            batch.records += 1
-            try:
-                session = _conversation(path, record_no, value, batch)
-            except Exception as exc:  # a shape nobody foresaw: report it, go on with the next one
-                reason = exports.describe_error(exc)
-                batch.problems.append(Problem(str(path), record_no, f"unusable conversation: {reason}"))
-                continue
-            if session is not None:
-                batch.sessions.append(session)
-        batch.end = Cursor(reader.size, reader.records)
-        return batch
+    def conversation(self, path: Path, no: int, value: Any, batch: ParseBatch) -> ParsedSession | None:
+        return _conversation(path, no, value, batch)
 
 
 FORMAT = ChatGPTFormat()

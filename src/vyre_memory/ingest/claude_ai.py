@@ -21,7 +21,7 @@ Guarantees:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +33,12 @@ from .records import (
     TOOL_CALL,
     TOOL_OUTPUT,
     TYPED,
-    Cursor,
     ParseBatch,
     ParsedSession,
     ParsedTurn,
     Problem,
 )
-from .text import file_paths, render_tool_input, tool_input_paths
+from .text import file_paths, plain_text, render_tool_input, tool_input_paths
 
 NAME = "claude-ai"
 ROOT_SENTINEL = "00000000-0000-4000-8000-000000000000"
@@ -47,42 +46,15 @@ _MAX_TEXT = 2_000_000
 _SENDERS = {"human": ("user", TYPED), "assistant": ("assistant", ASSISTANT)}
 
 
-class ClaudeAIFormat:
+class ClaudeAIFormat(exports.ExportFormat):
     """A Claude.ai export: `conversations.json` (an array with `chat_messages`) or the zip holding it."""
 
     name = NAME
     summary = "Claude.ai data export: conversations.json or the export .zip (branches and attachments kept)"
-    incremental = False
+    kind = exports.CLAUDE_AI
 
-    def sniff(self, path: Path) -> bool:
-        if path.is_dir():
-            return any(True for _ in self.files(path))
-        return exports.detect(path) == exports.CLAUDE_AI
-
-    def files(self, root: Path) -> Iterator[Path]:
-        for path in exports.export_files(root):
-            if root.is_file() or exports.detect(path) == exports.CLAUDE_AI:
-                yield path
-
-    def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch:
-        batch = ParseBatch(sessions=[], problems=[], end=Cursor(), whole_file=True)
-        reader = exports.read_export(path, exports.record_limit(max_line_bytes))
-        for record_no, value, problem in reader:
-            if problem is not None:
-                batch.problems.append(Problem(str(path), record_no, problem))
-            if value is exports.NO_VALUE:
-                continue
-            batch.records += 1
-            try:
-                session = _Conversation(path, record_no, batch).parse(value)
-            except Exception as exc:  # a shape nobody foresaw: report it, go on with the next one
-                reason = exports.describe_error(exc)
-                batch.problems.append(Problem(str(path), record_no, f"unusable conversation: {reason}"))
-                continue
-            if session is not None:
-                batch.sessions.append(session)
-        batch.end = Cursor(reader.size, reader.records)
-        return batch
+    def conversation(self, path: Path, no: int, value: Any, batch: ParseBatch) -> ParsedSession | None:
+        return _Conversation(path, no, batch).parse(value)
 
 
 FORMAT = ClaudeAIFormat()
@@ -260,7 +232,7 @@ class _Conversation:
                     break
         else:
             self.open_calls = [c for c in self.open_calls if c[1] != call_id]
-        text = _plain(block.get("content"))
+        text = plain_text(block.get("content"))
         add(
             TOOL_OUTPUT,
             text,
@@ -294,25 +266,4 @@ def _thinking_text(block: dict[str, Any]) -> str:
     if isinstance(summaries, list):
         parts = [s["summary"] for s in summaries if isinstance(s, dict) and isinstance(s.get("summary"), str)]
         return "\n".join(parts).strip()
-    return ""
-
-
-def _plain(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, str):
-                parts.append(block)
-            elif isinstance(block, dict):
-                if isinstance(block.get("text"), str):
-                    parts.append(block["text"])
-                elif block.get("type") == "image":
-                    parts.append("[image]")
-                elif isinstance(block.get("title"), str):  # knowledge / search results
-                    parts.append(block["title"])
-        return "\n".join(parts)
-    if isinstance(content, dict) and isinstance(content.get("text"), str):
-        return str(content["text"])
     return ""

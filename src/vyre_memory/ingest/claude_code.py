@@ -37,7 +37,7 @@ from .records import (
     ParsedTurn,
     Problem,
 )
-from .text import file_paths, render_tool_input, tool_input_paths
+from .text import file_paths, plain_text, render_tool_input, tool_input_paths
 
 NAME = "claude-code"
 
@@ -285,10 +285,10 @@ class _Parser:
             session.headless_hint = True
         content = message["content"]
         if r.get("isCompactSummary"):
-            self._turn(session, line, r, role="user", kind=COMPACT_SUMMARY, text=_plain(content), name="system")
+            self._turn(session, line, r, role="user", kind=COMPACT_SUMMARY, text=plain_text(content), name="system")
             return
         if r.get("isMeta"):
-            text = _plain(content)
+            text = plain_text(content)
             if text:
                 self._turn(session, line, r, role="system", kind=META, text=text, name="system")
             return
@@ -341,7 +341,7 @@ class _Parser:
                 turn.uuids = [_synthetic_uuid(self.path, line, injected)]
 
     def _tool_result(self, session: ParsedSession, line: int, r: dict[str, Any], block: dict[str, Any]) -> None:
-        text = _plain(block.get("content"))
+        text = plain_text(block.get("content"))
         text, _ = _split_injected(text)
         result = r.get("toolUseResult")
         tool_use_id = _str(block.get("tool_use_id"))
@@ -458,7 +458,7 @@ class _Parser:
         atype = attachment.get("type") if isinstance(attachment, dict) else None
         if atype == "queued_command" and isinstance(attachment, dict):
             prompt = attachment.get("prompt")
-            text = _plain(prompt)
+            text = plain_text(prompt)
             if text.strip():
                 session = self._session_for(r)
                 self._user_text(session, line, r, text, images=0)
@@ -490,28 +490,6 @@ def _synthetic_uuid(path: Path, line: int, text: str) -> str:
 
 def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(i for i in items if i))[:20]
-
-
-def _plain(content: Any) -> str:
-    """Text of a message or tool-result content: a string, or a list of blocks."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, str):
-                parts.append(block)
-            elif isinstance(block, dict):
-                if isinstance(block.get("text"), str):
-                    parts.append(block["text"])
-                elif block.get("type") == "image":
-                    parts.append("[image]")
-                elif block.get("type") == "tool_reference" and isinstance(block.get("tool_name"), str):
-                    parts.append(f"[tool {block['tool_name']}]")
-        return "\n".join(parts)
-    if isinstance(content, dict) and isinstance(content.get("text"), str):
-        return content["text"]
-    return ""
 
 
 def _split_injected(text: str) -> tuple[str, str]:

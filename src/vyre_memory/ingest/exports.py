@@ -18,11 +18,14 @@ from __future__ import annotations
 import codecs
 import json
 import zipfile
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
+
+from .records import Cursor, ParseBatch, ParsedSession, Problem
 
 CHATGPT = "chatgpt"
 CLAUDE_AI = "claude-ai"
@@ -275,3 +278,49 @@ def iso_text(value: Any) -> str | None:
     if isinstance(value, str) and value.strip():
         return value.strip()[:64]
     return epoch_to_iso(value)
+
+
+class ExportFormat(ABC):
+    """What the ChatGPT and Claude.ai exports share: detection, file listing and the per-conversation loop.
+
+    A subclass names its `kind` (CHATGPT or CLAUDE_AI) and turns one conversation into a session
+    in `conversation()`; a conversation that cannot be read is a Problem, and the next one is read.
+    """
+
+    name = ""
+    summary = ""
+    kind = ""
+    incremental = False
+
+    def sniff(self, path: Path) -> bool:
+        if path.is_dir():
+            return any(True for _ in self.files(path))
+        return detect(path) == self.kind
+
+    def files(self, root: Path) -> Iterator[Path]:
+        for path in export_files(root):
+            if root.is_file() or detect(path) == self.kind:
+                yield path
+
+    @abstractmethod
+    def conversation(self, path: Path, no: int, value: Any, batch: ParseBatch) -> ParsedSession | None:
+        """One conversation as a session (None: nothing to keep); problems go into `batch`."""
+
+    def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch:
+        batch = ParseBatch(sessions=[], problems=[], end=Cursor(), whole_file=True)
+        reader = read_export(path, record_limit(max_line_bytes))
+        for record_no, value, problem in reader:
+            if problem is not None:
+                batch.problems.append(Problem(str(path), record_no, problem))
+            if value is NO_VALUE:
+                continue
+            batch.records += 1
+            try:
+                session = self.conversation(path, record_no, value, batch)
+            except Exception as exc:  # a shape nobody foresaw: report it, go on with the next one
+                batch.problems.append(Problem(str(path), record_no, f"unusable conversation: {describe_error(exc)}"))
+                continue
+            if session is not None:
+                batch.sessions.append(session)
+        batch.end = Cursor(reader.size, reader.records)
+        return batch

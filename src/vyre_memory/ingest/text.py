@@ -84,3 +84,27 @@ def render_tool_input(name: str, tool_input: dict[str, Any], limit: int = 4000) 
 def _short(value: Any, limit: int = 1500) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return text if len(text) <= limit else text[:limit] + " …"
+
+
+def plain_text(content: Any) -> str:
+    """Text of message or tool-result content: a string, or a list of blocks (text, image, reference)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                if isinstance(block.get("text"), str):
+                    parts.append(block["text"])
+                elif block.get("type") == "image":
+                    parts.append("[image]")
+                elif block.get("type") == "tool_reference" and isinstance(block.get("tool_name"), str):
+                    parts.append(f"[tool {block['tool_name']}]")
+                elif isinstance(block.get("title"), str):  # knowledge / search results
+                    parts.append(block["title"])
+        return "\n".join(parts)
+    if isinstance(content, dict) and isinstance(content.get("text"), str):
+        return str(content["text"])
+    return ""

@@ -87,6 +87,18 @@ def scope_sql(scope: Scope, session_alias: str = "s") -> tuple[str, list[object]
     return where, params
 
 
+def _window_sql(since: str | None, until: str | None, params: list[object]) -> str:
+    """The time-window fragment for passages aliased `p`; appends its parameters."""
+    sql = ""
+    if since:
+        sql += " AND p.ts >= ?"
+        params.append(since)
+    if until:
+        sql += " AND p.ts < ?"
+        params.append(until)
+    return sql
+
+
 class PassageStore:
     conn: sqlite3.Connection
 
@@ -220,13 +232,7 @@ class PassageStore:
         if not match:
             return []
         where, params = scope_sql(scope)
-        time_sql = ""
-        if since:
-            time_sql += " AND p.ts >= ?"
-            params.append(since)
-        if until:
-            time_sql += " AND p.ts < ?"
-            params.append(until)
+        time_sql = _window_sql(since, until, params)
         try:
             rows = self.conn.execute(
                 f"""SELECT p.id, bm25(passages_fts) AS score FROM passages_fts
@@ -240,13 +246,7 @@ class PassageStore:
 
     def passage_ids_in_scope(self, scope: Scope, *, since: str | None = None, until: str | None = None) -> np.ndarray:
         where, params = scope_sql(scope)
-        time_sql = ""
-        if since:
-            time_sql += " AND p.ts >= ?"
-            params.append(since)
-        if until:
-            time_sql += " AND p.ts < ?"
-            params.append(until)
+        time_sql = _window_sql(since, until, params)
         rows = self.conn.execute(
             f"SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session WHERE {where}{time_sql}", params
         ).fetchall()

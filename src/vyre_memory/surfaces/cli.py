@@ -409,23 +409,52 @@ def doctor(home: Path | None) -> None:
 @main.command(name="eval")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--ablation", "ablations", multiple=True,
-              help="Retrieval configuration(s) to score: bm25, dense, hybrid, hybrid+graph, or all.")
+              help="Retrieval configuration(s) to score: bm25, dense, hybrid, hybrid+graph, or all "
+                   "(a name ending in +rerank scores it with the rerank step).")
 @click.option("--retrieval-only", is_flag=True, help="Score retrieval only (no answers).")
-@click.option("--repeat", default=1, show_default=True, help="Ask each question N times (inconsistent answers).")
+@click.option("--repeat", default=1, show_default=True,
+              help="Ask each question N times, afresh each time (inconsistent answers).")
+@click.option("--model", "model_mode", type=click.Choice(["none", "replay", "record"]), default="none",
+              show_default=True,
+              help="Models for rerank/answer/verify: none; replay recordings from --fixtures; or record the "
+                   "configured real backend's calls into --fixtures.")
+@click.option("--fixtures", type=click.Path(file_okay=False, path_type=Path),
+              help="Recordings folder (default: $VYRE_REPLAY_DIR for replay, $VYRE_RECORD_DIR for record, "
+                   "else tests/fixtures/replay/<dataset name>).")
+@click.option("--misses", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --model replay: write each request with no recording to this JSONL file "
+                   "(key, prompt, schema) and go on as if the model failed. Default: $VYRE_REPLAY_MISSES.")
+@click.option("--rerank", type=click.Choice(["auto", "on", "off", "both"]), default="auto", show_default=True,
+              help="Rerank ablation: score each configuration with the rerank step (X+rerank), without it, or "
+                   "both; auto = with it when a model serves rerank.")
 @click.option("--per-question", type=click.File("w"), help="Also write one JSON line per question to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per configuration.")
 def eval_command(
-    path: Path, ablations: tuple[str, ...], retrieval_only: bool, repeat: int, per_question: Any, as_json: bool
+    path: Path,
+    ablations: tuple[str, ...],
+    retrieval_only: bool,
+    repeat: int,
+    model_mode: str,
+    fixtures: Path | None,
+    misses: Path | None,
+    rerank: str,
+    per_question: Any,
+    as_json: bool,
 ) -> None:
     """Score memory on a world folder or a LoCoMo file, in a fresh temporary store.
+
+    No model is called unless --model asks for one.
 
     \b
     Examples:
       vyre eval ../shared/worlds/open
       vyre eval ../shared/worlds/open2 --ablation all --json
       vyre eval ../shared/locomo/26.json --per-question out.jsonl
+      vyre eval ../shared/worlds/open --model record --fixtures tests/fixtures/replay/open
+      vyre eval ../shared/worlds/open --model replay --misses misses.jsonl --rerank both --repeat 3
     """
     from ..ask.configs import CONFIGS
+    from ..eval.models import ModelChoice
     from ..eval.report import table
     from ..eval.runner import run
 
@@ -436,8 +465,9 @@ def eval_command(
             click.echo(f"\r  {done}/{total} questions", err=True, nl=done == total)
 
     try:
+        models = ModelChoice(model_mode, fixtures=fixtures, misses=misses)
         reports = run(path, ablations=names, retrieval_only=retrieval_only, repeat=repeat,
-                      per_question=per_question, progress=progress)
+                      per_question=per_question, progress=progress, models=models, rerank=rerank)
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -445,6 +475,11 @@ def eval_command(
             click.echo(json.dumps(r, ensure_ascii=False))
     else:
         click.echo(table(reports))
+        info = reports[0].get("models") if reports else None
+        if info and info.get("mode") != "none":
+            last = reports[-1]["models"]
+            counts = ", ".join(f"{k} {last[k]}" for k in ("recordings", "recordings_replayed", "misses") if k in last)
+            click.echo(f"models: {info['mode']} from {info['fixtures']}" + (f" ({counts})" if counts else ""))
 
 
 # -- facts ---------------------------------------------------------------------------------------
