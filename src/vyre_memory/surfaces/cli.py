@@ -98,7 +98,7 @@ def ingest(
             return
         report = _run_ingest(mem, paths, format_name=format_name, strict=strict, quiet=quiet or as_json)
         if as_json:
-            _echo_json({"report": report.to_dict(), "stats": mem.stats()})
+            _echo_json({"report": report.to_dict(), "stats": _stats_json(mem.stats())})
         else:
             _print_report(report, mem.stats())
 
@@ -145,6 +145,18 @@ def _print_report(report: IngestReport, stats: dict[str, Any]) -> None:
             click.echo(f"  {problem}", err=True)
         if len(report.problems) > 20:
             click.echo(f"  … and {len(report.problems) - 20} more (vyre ingest --json lists all)", err=True)
+
+
+def _stats_json(stats: dict[str, Any]) -> dict[str, Any]:
+    """`sessions` and `turns` as maps of counts per kind, with totals and the rest beside them."""
+    return {
+        "sessions": stats["sessions"]["by_kind"],
+        "turns": stats["turns"]["by_kind"],
+        "turns_by_role": stats["turns"]["by_role"],
+        "sessions_total": stats["sessions"]["total"],
+        "turns_total": stats["turns"]["total"],
+        **{k: v for k, v in stats.items() if k not in ("sessions", "turns")},
+    }
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -255,7 +267,7 @@ def stats(as_json: bool, home: Path | None) -> None:
     with _memory(home) as mem:
         data = mem.stats()
         if as_json:
-            _echo_json(data)
+            _echo_json(_stats_json(data))
             return
         click.echo(f"database   {mem.config.db_path} ({data['database_bytes'] / 1e6:.1f} MB)")
         click.echo(f"sessions   {data['sessions']['total']:,}: {_counts(data['sessions']['by_kind'])}")
