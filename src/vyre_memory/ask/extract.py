@@ -33,7 +33,7 @@ _STOP = frozenset(
     "a an the and or but of to in on at for with from by is are was were be been it this that these those we i you "
     "he she they my our your his her their what which who whom when where why how did do does done have has had "
     "not no yes so as if then than there here about into over after before just also can could would should will "
-    "its it's i'm let's".split()
+    "its it's i'm let's new old first last".split()
 )
 _CUES = {
     "decision": re.compile(
@@ -112,7 +112,36 @@ def extract(question: str, u: Understanding, passages: Sequence[Passage]) -> Ext
     if u.qclass == "deploy" and q.startswith("when"):
         return _when(u, passages, latest=u.wants_current or bool(re.search(r"\blast\b|\blatest\b", q)))
     if u.qclass in ("decision", "bug", "other", "tool", "number"):
-        return _sentence(u, passages)
+        return _conclusion(q, u, passages) or _sentence(u, passages)
+    return None
+
+
+# The assistant often states its finding with a label: "Root cause: ...", "Fix: ...", "Decision: ...".
+# Such a sentence, of the kind the question asks for, is a told answer; any other sentence is not.
+_CONCLUSIONS = {
+    "cause": re.compile(r"^\W*(?:root cause|cause|the (?:real )?(?:problem|bug|issue) (?:is|was)|found it)\b\W", re.I),
+    "fix": re.compile(r"^\W*(?:fix|fixed|the fix|two fixes)\b\W", re.I),
+    "decision": re.compile(r"^\W*(?:decision(?: recorded)?|decided|we(?:'re| are) going with)\b\W", re.I),
+}
+CONCLUSION_CONFIDENCE = 0.55
+
+
+def _conclusion(q: str, u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
+    if u.qclass == "bug" and re.search(r"\b(?:how did we fix|what fixed|how was .* fixed)\b", q):
+        label = _CONCLUSIONS["fix"]
+    elif u.qclass == "bug" and re.search(r"^(?:why|what caused|what was wrong|what broke)\b", q):
+        label = _CONCLUSIONS["cause"]
+    elif u.qclass == "decision" and re.search(r"^what did we (?:decide|pick|choose)\b", q):
+        label = _CONCLUSIONS["decision"]
+    else:
+        return None
+    for p in passages[:3]:
+        if p.kind != "assistant":
+            continue
+        for sentence in _SENTENCE.split(p.text):
+            sentence = sentence.strip(" -*>\t")
+            if len(sentence) >= 40 and label.search(sentence):
+                return Extracted(sentence[:400], CONCLUSION_CONFIDENCE, (p,), sentence[:400], "conclusion")
     return None
 
 
@@ -203,8 +232,8 @@ def _when(u: Understanding, passages: Sequence[Passage], *, latest: bool) -> Ext
     text = best[1].text
     coverage = _overlap(text, terms - _DEPLOY_WORDS)
     versions_named = all(v in text for v in _VERSION.findall(" ".join(u.terms)))
-    # told only when the reporting turn names (nearly) all the question names, versions exactly
-    told = coverage >= 0.75 and versions_named and _DEPLOY_CUE.search(text)
+    # told only when the reporting turn names everything the question names, versions exactly
+    told = coverage >= 0.999 and versions_named and _DEPLOY_CUE.search(text)
     confidence = 0.7 if told else round(0.4 * coverage, 3)
     return Extracted(day, confidence, (best[1],), best[1].text[:300], "when")
 
