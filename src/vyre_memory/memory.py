@@ -249,6 +249,11 @@ class Memory:
                 result = event.result
         return result
 
+    def clear_answer_cache(self) -> None:
+        """Forget cached answers, so the next ask runs the whole pipeline again (eval --repeat)."""
+        if self._pipeline is not None:
+            self._pipeline.clear_cache()
+
     def backend(self, purpose: str) -> Any | None:
         """The model backend for a purpose (rerank, answer, verify, reader), or None: no model."""
         if purpose not in self._backends:

@@ -124,6 +124,9 @@ _CONCLUSIONS = {
     "decision": re.compile(r"^\W*(?:decision(?: recorded)?|decided|we(?:'re| are) going with)\b\W", re.I),
 }
 CONCLUSION_CONFIDENCE = 0.55
+_QUESTION_WORDS = frozenset(
+    {"decid", "decide", "pick", "choose", "fix", "fixed", "caus", "cause", "wrong", "broke", "why"}
+)
 
 
 def _conclusion(q: str, u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
@@ -135,8 +138,10 @@ def _conclusion(q: str, u: Understanding, passages: Sequence[Passage]) -> Extrac
         label = _CONCLUSIONS["decision"]
     else:
         return None
+    terms = _terms(u) - _QUESTION_WORDS
     for p in passages[:3]:
-        if p.kind != "assistant":
+        # the conclusion must be about what was asked: its turn names a third of the question's words
+        if p.kind != "assistant" or _overlap(p.text, terms) < 1 / 3:
             continue
         for sentence in _SENTENCE.split(p.text):
             sentence = sentence.strip(" -*>\t")

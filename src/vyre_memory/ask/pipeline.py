@@ -261,6 +261,11 @@ class Pipeline:
                 self._cache.move_to_end(key)
             return hit
 
+    def clear_cache(self) -> None:
+        """Forget every cached answer (eval --repeat asks each question afresh)."""
+        with self._lock:
+            self._cache.clear()
+
     def _store(self, key: str, result: AskResult) -> None:
         with self._lock:
             self._cache[key] = result

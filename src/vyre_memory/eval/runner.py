@@ -125,20 +125,6 @@ def expand_ablations(names: Sequence[str], rerank: str, have_rerank: bool) -> li
     return out
 
 
-def clear_answer_cache(mem: Memory) -> None:
-    """Forget the answers `mem.ask` cached, so the next ask runs the whole pipeline again."""
-    clear = getattr(mem, "clear_answer_cache", None)
-    if callable(clear):
-        clear()
-        return
-    # Until Memory has clear_answer_cache(): the pipeline's cache, under its lock.
-    pipeline = getattr(mem, "_pipeline", None)
-    cache = getattr(pipeline, "_cache", None)
-    if pipeline is not None and cache is not None:
-        with pipeline._lock:
-            cache.clear()
-
-
 def run(
     path: Path,
     *,
@@ -198,7 +184,7 @@ def _one(
     if retrieval_only or asker is None:
         return result
     for attempt in range(max(1, repeat)):
-        clear_answer_cache(mem)  # a cached answer would make every repeat agree by construction
+        mem.clear_answer_cache()  # a cached answer would make every repeat agree by construction
         out = asker(mem, q, ablation)
         result.answers_seen.add(
             json.dumps([out.get("answer"), out.get("confidence"), out.get("sources")], sort_keys=True)
