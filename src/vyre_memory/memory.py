@@ -1,8 +1,8 @@
 """class Memory: the one public API. Every surface (CLI, HTTP, MCP, web page) calls it.
 
-mem = Memory()                      # VYRE_HOME or ~/.vyre
-mem.ingest()                        # ~/.claude/projects, incrementally
-mem.search("stripe refund")         # BM25 over turns
+    mem = Memory()                       # VYRE_HOME or ~/.vyre
+    mem.ingest()                         # ~/.claude/projects, incrementally
+    mem.ask("which file had the refund bug")   # one cited answer, or "Not sure." and what it knows
 """
 
 from __future__ import annotations
@@ -45,6 +45,12 @@ class Memory:
         self.backend_reasons: dict[str, str] = {}
 
     def close(self) -> None:
+        """Close the database and any model backend this memory started (a warm `claude` process)."""
+        for backend in self._backends.values():
+            close = getattr(backend, "close", None)
+            if callable(close):
+                close()
+        self._backends.clear()
         self.store.close()
 
     def __enter__(self) -> Memory:
