@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import math
 import os
 import random
@@ -90,9 +91,13 @@ def phase(results: dict[str, Any], name: str, fn: Callable[[], Any]) -> Any:
     """Run fn, storing its seconds and the peak RSS during it under results[name]."""
     reset_peak()
     before = rss_mb()
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     out = fn()
-    results[name] = {"seconds": time.perf_counter() - t, "peak_mb": peak_rss_mb(), "rss_before_mb": before}
+    results[name] = {"seconds": time.perf_counter() - t, "cpu": time.process_time() - cpu, "peak_mb": peak_rss_mb(),
+                     "rss_before_mb": before}
+    print(f"  [{time.strftime('%H:%M:%S')}] {name}: {results[name]['seconds']:.1f} s "
+          f"({results[name]['cpu']:.1f} s CPU), peak RSS {results[name]['peak_mb']:,.0f} MB, "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
     return out
 
 
@@ -186,15 +191,26 @@ def questions(n: int, seed: int = 11) -> list[tuple[str, list[str] | None]]:
     return out
 
 
-def latencies(fn: Callable[[str, list[str] | None], Any], qs: list[tuple[str, list[str] | None]]) -> dict[str, float]:
+def latencies(
+    name: str, fn: Callable[[str, list[str] | None], Any], qs: list[tuple[str, list[str] | None]]
+) -> dict[str, Any]:
+    """p50/p95/max wall ms of fn over the questions (after one warm-up call); an error is recorded, not raised."""
     wall = []
-    for q, scope in qs:
-        t = time.perf_counter()
-        fn(q, scope)
-        wall.append(time.perf_counter() - t)
+    try:
+        fn(*qs[0])  # warm-up
+        for q, scope in qs:
+            t = time.perf_counter()
+            fn(q, scope)
+            wall.append(time.perf_counter() - t)
+    except Exception as e:  # a bench reports what broke and goes on
+        out: dict[str, Any] = {"error": f"{type(e).__name__}: {e}"}
+        print(f"  [{time.strftime('%H:%M:%S')}] {name}: FAILED {out['error']}", flush=True)
+        return out
     ms = np.array(wall) * 1000
-    return {"p50": float(np.percentile(ms, 50)), "p95": float(np.percentile(ms, 95)), "max": float(ms.max()),
-            "n": len(ms)}
+    res = {"p50": float(np.percentile(ms, 50)), "p95": float(np.percentile(ms, 95)), "max": float(ms.max()),
+           "n": len(ms)}
+    print(f"  [{time.strftime('%H:%M:%S')}] {name}: {fmt_lat(res)}", flush=True)
+    return res
 
 
 def query_phase(home: Path, qs: list[tuple[str, list[str] | None]], results: dict[str, Any]) -> None:
@@ -213,61 +229,74 @@ def query_phase(home: Path, qs: list[tuple[str, list[str] | None]], results: dic
         mem.store.texts_without_vectors(emb.name, limit=1024)  # what every Memory.index() pays with nothing to do
         results["texts_without_vectors_s"] = time.perf_counter() - t
         reset_peak()
+        results["answer (fast path)"] = latencies(
+            "answer (fast path)", lambda q, s: mem.answer(q, project_cwds=s, now=NOW), qs
+        )
         for config in ("bm25", "dense", "hybrid"):
-            mem.retrieve(qs[0][0], now=NOW, config=config)  # warm-up
             results[f"retrieve {config}"] = latencies(
-                lambda q, s, c=config: mem.retrieve(q, project_cwds=s, now=NOW, config=c), qs
+                f"retrieve {config}", lambda q, s, c=config: mem.retrieve(q, project_cwds=s, now=NOW, config=c), qs
             )
-        mem.ask(qs[0][0], now=NOW)
-        results["ask (no model)"] = latencies(lambda q, s: mem.ask(q, project_cwds=s, now=NOW), qs)
-        mem.answer(qs[0][0], now=NOW)
-        results["answer (fast path)"] = latencies(lambda q, s: mem.answer(q, project_cwds=s, now=NOW), qs)
+        # ask caches answers by (question, scope, now): the warm-up question is answered from that cache
+        results["ask (no model)"] = latencies("ask (no model)", lambda q, s: mem.ask(q, project_cwds=s, now=NOW), qs)
         results["query_peak_mb"] = peak_rss_mb()
         results["passage_count"] = count
         results["stats"] = mem.stats()
 
 
-def build(turns: int, work: Path, seed: int = 7) -> dict[str, Any]:
+def build(turns: int, work: Path, seed: int = 7, keep_tree: bool = False) -> dict[str, Any]:
     """Generate, ingest (no embedder), pseudo-embed; returns the figures so far. Leaves VYRE_HOME in work/home."""
     results: dict[str, Any] = {"turns_asked": turns}
     tree, home = work / "projects", work / "home"
     home.mkdir(parents=True, exist_ok=True)
-    files, sessions = phase(results, "generate", lambda: generate(tree, turns, seed))
-    results["files"] = len(files)
-    results["sessions_generated"] = sessions
-    results["source_bytes"] = sum(f.stat().st_size for f in files)
+    marker = work / "generated.json"
+    if marker.exists() and tree.exists():  # --reuse: the same arguments write the same bytes
+        results.update(json.loads(marker.read_text(encoding="utf-8")))
+        print(f"  reusing the generated tree in {tree}", flush=True)
+    else:
+        files, sessions = phase(results, "generate", lambda: generate(tree, turns, seed))
+        results["files"] = len(files)
+        results["sessions_generated"] = sessions
+        results["source_bytes"] = sum(f.stat().st_size for f in files)
+        keys = ("generate", "files", "sessions_generated", "source_bytes")
+        marker.write_text(json.dumps({k: results[k] for k in keys}), encoding="utf-8")
     os.environ["VYRE_EMBEDDER"] = "none"
     with Memory(home) as mem:
         ingest_all(mem, tree, results)
         results["vectors"] = phase(results, "pseudo_vectors", lambda: put_pseudo_vectors(mem, HashEmbedder().name))
         results["turns"] = mem.stats()["turns"]["total"]
     results["db_bytes"] = db_bytes(home)
-    shutil.rmtree(tree)  # the transcripts are not needed for querying
+    if not keep_tree:
+        shutil.rmtree(tree)  # the transcripts are not needed for querying
     return results
 
 
-def run(turns: int, n_questions: int, work: Path, seed: int = 7) -> dict[str, Any]:
-    results = build(turns, work, seed)
+def run(turns: int, n_questions: int, work: Path, seed: int = 7, keep_tree: bool = False) -> dict[str, Any]:
+    results = build(turns, work, seed, keep_tree)
     query_phase(work / "home", questions(n_questions), results)
     results["db_bytes"] = db_bytes(work / "home")
-    peaks = [v["peak_mb"] for v in results.values() if isinstance(v, dict) and "peak_mb" in v]
+    phases = [v for v in results.values() if isinstance(v, dict) and "peak_mb" in v]
+    peaks = [v["peak_mb"] for v in phases if math.isfinite(v["peak_mb"])]
     results["peak_rss_mb"] = max([*peaks, results["query_peak_mb"]])
     return results
 
 
 # -- printing --------------------------------------------------------------------------------------
-def fmt_lat(d: dict[str, float]) -> str:
+def fmt_lat(d: dict[str, Any]) -> str:
+    if "error" in d:
+        return f"FAILED: {d['error']}"
     return f"p50 {d['p50']:8.1f} ms   p95 {d['p95']:8.1f} ms   max {d['max']:8.1f} ms"
 
 
 def print_ingest(r: dict[str, Any]) -> None:
     rep = r["report"]
     ing = r["ingest"]["seconds"]
-    print(f"  generate          {r['generate']['seconds']:8.1f} s   {r['sessions_generated']:,} sessions, "
+    gen = r.get("generate", {}).get("seconds", float("nan"))
+    print(f"  generate          {gen:8.1f} s   {r['sessions_generated']:,} sessions, "
           f"{r['files']:,} files, {r['source_bytes'] / 1e6:,.0f} MB of JSONL")
     print(f"  ingest step       {ing:8.1f} s   {rep.records:,} records, {rep.new_turns:,} turns   "
           f"{rep.records / ing:,.0f} records/s, {rep.new_turns / ing:,.0f} turns/s   "
-          f"(target {TARGETS['ingest records/s']})   peak RSS {r['ingest']['peak_mb']:,.0f} MB")
+          f"(target {TARGETS['ingest records/s']}; {rep.records / r['ingest']['cpu']:,.0f} records per CPU-second)   "
+          f"peak RSS {r['ingest']['peak_mb']:,.0f} MB")
     for name in ("passages", "derive", "pseudo_vectors"):
         print(f"  {name:17s} {r[name]['seconds']:8.1f} s   peak RSS {r[name]['peak_mb']:,.0f} MB")
     all_in = ing + r["passages"]["seconds"] + r["derive"]["seconds"]
@@ -299,13 +328,16 @@ def header(r: dict[str, Any], n_questions: int) -> None:
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores ==")
 
 
-def workdir(keep: str | None, label: str) -> Iterator[Path]:
-    """A fresh work directory (removed afterwards unless --keep names a parent to keep it in)."""
+def workdir(keep: str | None, label: str, reuse: bool = False) -> Iterator[Path]:
+    """A fresh work directory (removed afterwards unless --keep names a parent to keep it in; with reuse,
+    a kept generated tree is used again)."""
     if keep:
         path = Path(keep) / label
-        if path.exists():
+        if reuse and (path / "generated.json").exists():
+            shutil.rmtree(path / "home", ignore_errors=True)  # a fresh store over the kept transcripts
+        elif path.exists():
             shutil.rmtree(path)
-        path.mkdir(parents=True)
+        path.mkdir(parents=True, exist_ok=True)
         yield path
         return
     with tempfile.TemporaryDirectory(prefix=f"vyre-bench-{label}-") as tmp:
@@ -317,13 +349,14 @@ def main() -> None:
     ap.add_argument("--turns", type=int, action="append", help="stored turns to aim for (repeatable; default 100000)")
     ap.add_argument("--questions", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--keep", default=None, help="keep the work directory under this folder")
+    ap.add_argument("--keep", default=None, help="keep the work directory (and the transcripts) under this folder")
+    ap.add_argument("--reuse", action="store_true", help="with --keep: reuse a tree generated by an earlier run")
     args = ap.parse_args()
     print("Vectors are PSEUDO-EMBEDDINGS (deterministic random unit vectors per text hash, dim 384): no model runs.")
     print("Embedding throughput is measured by bench/embed.py; queries are embedded by HashEmbedder.")
     for turns in args.turns or [100_000]:
-        for work in workdir(args.keep, f"retrieve-{turns}"):
-            r = run(turns, args.questions, work, args.seed)
+        for work in workdir(args.keep, f"retrieve-{turns}", args.reuse):
+            r = run(turns, args.questions, work, args.seed, keep_tree=bool(args.keep))
             header(r, args.questions)
             print_ingest(r)
             print_queries(r)

@@ -101,7 +101,8 @@ def print_scale(r: dict[str, Any]) -> None:
     ing = r["ingest"]["seconds"]
     turns = max(1, r["turns"])
     print(f"  ingest            {rep.records / ing:,.0f} records/s, {rep.new_turns / ing:,.0f} turns/s "
-          f"({rep.records:,} records in {ing:.1f} s; target {rb.TARGETS['ingest records/s']} records/s)")
+          f"({rep.records:,} records in {ing:.1f} s, {rep.records / r['ingest']['cpu']:,.0f} records per CPU-second "
+          f"(other work on the machine slows the wall rate); target {rb.TARGETS['ingest records/s']} records/s)")
     print(f"  passage build     {r['passages']['seconds']:.1f} s ({r['passage_count']:,} passages, "
           f"{r['passage_count'] / r['passages']['seconds']:,.0f}/s); derive {r['derive']['seconds']:.1f} s")
     print(f"  index build       {r['index_build']['seconds']:.1f} s ({r['index_rows']:,} rows, {r['index_kind']})")

@@ -160,6 +160,7 @@ class Passage:
     cwd: str | None = None
     session_kind: str = ""
     via: tuple[str, ...] = ()
+    about: str = field(default="", repr=False)  # what it was found by: who, when, where, what was asked
 
     def source(self, quote: str | None = None) -> Source:
         return Source(self.session, self.seq, self.name, quote if quote is not None else self.text[:500], self.ts,
@@ -168,6 +169,7 @@ class Passage:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["uuids"], d["via"] = list(self.uuids), list(self.via)
+        del d["about"]
         return d
 
 

@@ -179,7 +179,14 @@ class Memory:
         Ids stay the same; an incremental derive reads only new turns and gives the same facts as a full one.
         """
         corpus = self.store.corpus_version()
-        report = derive_facts(self.store, self.config.user_name, incremental=incremental)
+        backend = self.backend("reader") if self._reader_chosen() else None
+        if backend is not None:  # optional: the model reads trusted turns too, each text once per prompt version
+            from .read.model_reader import ModelReader
+
+            reader = ModelReader(backend, self.store)
+            report = derive_facts(self.store, self.config.user_name, incremental=incremental, reader=reader)
+        else:
+            report = derive_facts(self.store, self.config.user_name, incremental=incremental)
         derive_graph(self.store, self.config.user_name)
         self.store.set_meta("derived_corpus", str(corpus))
         return report
@@ -254,6 +261,16 @@ class Memory:
             if event.result is not None:
                 result = event.result
         return result
+
+    def _reader_chosen(self) -> bool:
+        """The model reader reads every trusted turn once: thousands of calls on a first ingest, so it runs
+        only when chosen (`[models.reader]` in config, VYRE_MODEL_BACKEND_READER, or set_backend), never by
+        `auto` picking whatever model is around."""
+        return (
+            "reader" in self._backends
+            or isinstance(self.config.models.get("reader"), dict)
+            or bool(os.environ.get("VYRE_MODEL_BACKEND_READER"))
+        )
 
     def clear_answer_cache(self) -> None:
         """Forget cached answers, so the next ask runs the whole pipeline again (eval --repeat)."""

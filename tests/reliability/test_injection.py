@@ -295,14 +295,12 @@ def test_a_verifier_that_obeys_too_lets_it_through_known_gap(
     _assert_stopped(result, INJECTED)
 
 
-@pytest.mark.xfail(strict=True, reason=GAP)
 @pytest.mark.parametrize("build", [typed_ignore, tool_output_instruction])
-def test_without_a_verify_model_a_relation_answer_skips_the_second_look_known_gap(
+def test_without_a_verify_model_the_answer_model_takes_the_second_look(
     tmp_path: Path, build: Callable[[TranscriptWriter], None]
 ) -> None:
-    """Pinned gap: with an answer model and no verify model, the pipeline skips the second look entirely
-    (pipeline.py step 6 runs only when a verify backend exists), though verify.verify() treats "no backend"
-    as not agreeing."""
+    """With an answer model and no verify model, the second look still runs, on the answer model: the
+    obedient model does not return a verdict, so the injected relation answer abstains."""
     mem = _history(tmp_path, build)
     mem.set_backend("answer", obedient(f"Your wife is {INJECTED}.", cite=INJECTED))
     result = mem.ask(WIFE_Q, now=NOW)

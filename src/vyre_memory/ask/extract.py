@@ -59,7 +59,7 @@ class Extracted:
 
 def _stem(word: str) -> str:
     for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
 
@@ -79,8 +79,8 @@ def _words(text: str) -> set[str]:
     out = set()
     for w in _WORD.findall(text.lower()):
         out.add(_stem(w))
-        if "-" in w or "_" in w:
-            out.update(_stem(part) for part in re.split(r"[-_]", w) if part)
+        if "-" in w or "_" in w or "." in w:  # refunds.py, pdf_renderer_v2, invoice-renderer
+            out.update(_stem(part) for part in re.split(r"[-_.]", w) if part)
     return out
 
 
@@ -140,8 +140,9 @@ def _conclusion(q: str, u: Understanding, passages: Sequence[Passage]) -> Extrac
         return None
     terms = _terms(u) - _QUESTION_WORDS
     for p in passages[:3]:
-        # the conclusion must be about what was asked: its turn names a third of the question's words
-        if p.kind != "assistant" or _overlap(p.text, terms) < 1 / 3:
+        # the conclusion must be about what was asked: its turn (and what was asked of it) names a
+        # third of the question's words
+        if p.kind != "assistant" or _overlap(p.about or p.text, terms) < 1 / 3:
             continue
         for sentence in _SENTENCE.split(p.text):
             sentence = sentence.strip(" -*>\t")
@@ -173,7 +174,7 @@ def _file(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
             bonus = 1.0 + _overlap(short.replace("/", " ").replace("_", " ").replace(".", " "), terms)
             votes.add(short, _rank_weight(rank) * bonus, p)
     # calibrated on the open worlds: a winner with under ~2/3 of the top-two mass is often wrong
-    return votes.extracted("file", lambda share: min(0.9, max(0.0, 1.2 * share - 0.28)))
+    return _about(votes.extracted("file", lambda share: min(0.9, max(0.0, 1.2 * share - 0.28))), terms)
 
 
 def _relative(path: str, cwd: str | None) -> str:
@@ -189,7 +190,17 @@ def _version(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
         for v in dict.fromkeys(_VERSION.findall(p.text)):
             # "2.41.1": the bare number reads the same whichever way it was written
             votes.add(v.lstrip("vV"), _rank_weight(rank) * cue, p)
-    return votes.extracted("version", lambda share: min(0.85, max(0.0, 1.3 * share - 0.3)))
+    found = votes.extracted("version", lambda share: min(0.85, max(0.0, 1.3 * share - 0.3)))
+    return _about(found, _terms(u) - _DEPLOY_WORDS - {"version", "fix", "fixed"})
+
+
+def _about(found: Extracted | None, terms: set[str]) -> Extracted | None:
+    """An answer is told only when the turn it comes from is about the question (a third of its words);
+    otherwise its confidence drops under every threshold: the best file in a project that never had
+    the bug is still the wrong file."""
+    if found is None or not terms or any(_overlap(p.about or p.text, terms) >= 1 / 3 for p in found.cite):
+        return found
+    return Extracted(found.answer, min(found.confidence, 0.3), found.cite, found.quote, found.method)
 
 
 class _Votes:

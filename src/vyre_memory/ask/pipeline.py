@@ -180,8 +180,9 @@ class Pipeline:
         # 6. second look: people and relations, with a model
         yield Event("memory.thinking", ask_id, "checking")
         mark = time.perf_counter()
-        verify_backend = self._backend("verify") if answer is not None else None
-        if answer is not None and verify_backend is not None:
+        # an answer a model gave about people is read again, by the verify model or else the answer model
+        verify_backend = (self._backend("verify") or answer_backend) if answer is not None else None
+        if answer is not None and answer_backend is not None and verify_backend is not None:
             from .verify import needs_second_look, verify
 
             if needs_second_look(u.qclass, answer):

@@ -249,6 +249,7 @@ class Retriever:
             cwd=row.cwd,
             session_kind=row.session_kind,
             via=via,
+            about=row.search,
         )
 
 

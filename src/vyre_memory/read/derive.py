@@ -14,7 +14,12 @@ Guarantees:
 - deterministic: the same turns and deletions give the same facts, ids, confidences and order,
   and the whole set is written in one transaction;
 - bounded: only the first READ_LIMIT characters of a typed turn are read (its trust is judged on
-  the whole text).
+  the whole text);
+- an optional `reader` (the model reader) sees only the own sentences of a trusted turn that the rules
+  read too (`own_sentences` + `judge_sentence`, one per line), never any other turn; its candidates are
+  merged with the rules' for that turn (a fact the rules read wins), stored with via "model", and their
+  confidence is capped at MODEL_CONFIDENCE_CAP, so a fact only the model read needs a second mention to
+  pass the bar for who someone is.
 """
 
 from __future__ import annotations
@@ -22,23 +27,24 @@ from __future__ import annotations
 import hashlib
 import time
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field, replace
 
 from ..contract import FactSource, Turn
 from ..ingest.records import ASSISTANT, TYPED
 from ..store.facts import NewFact
 from ..store.sqlite import Store
-from .relations import CHANGING, PEOPLE_RELATIONS
+from .relations import CHANGING, PEOPLE_RELATIONS, RELATIONS
 from .rules import FactCandidate, confirmed_facts, extract
-from .trust import judge_turn
+from .trust import judge_sentence, judge_turn, own_sentences
 
-__all__ = ["DeriveReport", "derive_facts", "fact_id", "read_mentions"]
+__all__ = ["MODEL_CONFIDENCE_CAP", "DeriveReport", "Reader", "derive_facts", "fact_id", "read_mentions", "reader_text"]
 
 CONFIDENCE_CAP = 0.99
 READ_LIMIT = 10_000  # characters of a typed turn read for facts (the rules are slow on huge unbroken pastes)
 PEOPLE_BAR = 0.6
 OTHER_BAR = 0.5
+MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
 
 
@@ -51,6 +57,14 @@ def fact_id(subject: str, relation: str, obj: str) -> str:
     return hashlib.sha256(f"{_norm(subject)}|{_norm(relation)}|{_norm(obj)}".encode()).hexdigest()
 
 
+Reader = Callable[[str], list[FactCandidate]]
+
+
+def reader_text(text: str) -> str:
+    """What the model reader is shown of a trusted typed turn: the own sentences the rules read, one per line."""
+    return "\n".join(s.text for s in own_sentences(text[:READ_LIMIT]) if judge_sentence(s.text).ok)
+
+
 @dataclass(frozen=True)
 class Mention:
     """One fact read from one trusted turn."""
@@ -58,7 +72,7 @@ class Mention:
     fact: str
     candidate: FactCandidate
     turn: Turn
-    via: str  # "typed" | "confirmed"
+    via: str  # "typed" | "confirmed" | "model"
 
 
 @dataclass
@@ -68,6 +82,7 @@ class DeriveReport:
     mentions: int = 0
     facts: int = 0
     suppressed: int = 0
+    model_mentions: int = 0
     changed: bool = False
     facts_version: int = 0
     seconds: float = 0.0
@@ -77,8 +92,15 @@ class DeriveReport:
         return dict(self.__dict__)
 
 
-def read_mentions(turns: Iterable[Turn], report: DeriveReport | None = None) -> list[Mention]:
-    """Every fact mention in `turns` (typed and assistant turns, each session's in seq order)."""
+def read_mentions(
+    turns: Iterable[Turn],
+    report: DeriveReport | None = None,
+    reader: Reader | None = None,
+    reader_skip: Collection[int] = (),
+) -> list[Mention]:
+    """Every fact mention in `turns` (typed and assistant turns, each session's in seq order); with `reader`,
+    also what it reads in each trusted turn's own sentences (a fact the rules read in that turn wins), except
+    in the turns whose ids are in `reader_skip`."""
     report = report if report is not None else DeriveReport()
     prev_typed: dict[str, str] = {}
     prev_assistant: dict[str, str] = {}
@@ -99,8 +121,19 @@ def read_mentions(turns: Iterable[Turn], report: DeriveReport | None = None) -> 
             report.refused[key] = report.refused.get(key, 0) + 1
             continue
         report.turns_trusted += 1
+        seen: set[str] = set()
         for c in extract(t.text[:READ_LIMIT], context=(previous or "")[:READ_LIMIT]):
+            seen.add(fact_id(c.subject, c.relation, c.object))
             out.append(Mention(fact_id(c.subject, c.relation, c.object), c, t, "typed"))
+        own = reader_text(t.text) if reader is not None and t.id not in reader_skip else ""
+        if reader is not None and own:
+            for c in reader(own):
+                fid = fact_id(c.subject, c.relation, c.object)
+                if fid in seen or c.relation not in RELATIONS:
+                    continue
+                seen.add(fid)
+                report.model_mentions += 1
+                out.append(Mention(fid, replace(c, confidence=min(c.confidence, MODEL_CONFIDENCE_CAP)), t, "model"))
         if guess:
             for c in confirmed_facts(guess, t.text):
                 out.append(Mention(fact_id(c.subject, c.relation, c.object), c, t, "confirmed"))
@@ -164,8 +197,6 @@ def build_facts(mentions: Iterable[Mention]) -> list[NewFact]:
 
 def _mark_history(facts: list[NewFact]) -> list[NewFact]:
     """Older values of a changing relation become "past" once a newer confident value exists."""
-    from dataclasses import replace
-
     groups: dict[tuple[str, str], list[NewFact]] = {}
     for f in facts:
         if f.relation in CHANGING:
@@ -211,13 +242,16 @@ def _new_turns(store: Store, after: int) -> tuple[list[Turn], set[int]]:
     return turns, seed_ids
 
 
-def derive_facts(store: Store, user_name: str = "", *, incremental: bool = False) -> DeriveReport:
+def derive_facts(
+    store: Store, user_name: str = "", *, incremental: bool = False, reader: Reader | None = None
+) -> DeriveReport:
     """Derive the facts from the stored turns and write the whole set in one transaction.
 
     Full (the default): every typed and assistant turn is read again. `incremental`: only turns
     after the last derived one are read and merged with the stored mentions; it gives the same
     facts as a full derive. `user_name` is accepted for symmetry with the other readers (sources
-    name the person at read time).
+    name the person at read time). `reader` (optional, the model reader) reads each trusted turn's own
+    sentences too; only the turns this derive reads are given to it.
     """
     started = time.perf_counter()
     report = DeriveReport()
@@ -232,7 +266,7 @@ def derive_facts(store: Store, user_name: str = "", *, incremental: bool = False
         turns, skip, base = list(store.iter_turns(kinds=[TYPED, ASSISTANT])), set(), []
         turns.sort(key=lambda t: (t.session, t.seq))
     last_turn = max([after, *(t.id for t in turns)])
-    mentions = [m for m in read_mentions(turns, report) if m.turn.id not in skip]
+    mentions = [m for m in read_mentions(turns, report, reader, skip) if m.turn.id not in skip]
     by_turn, by_uuid = store.suppressed_facts()
     kept: list[Mention] = list(base)
     for m in mentions:

@@ -72,6 +72,7 @@ class PassageRow:
     cwd: str | None
     session_kind: str
     title: str | None
+    search: str = ""
 
 
 def scope_sql(scope: Scope, session_alias: str = "s") -> tuple[str, list[object]]:
@@ -272,7 +273,7 @@ class PassageStore:
             chunk = ids[start : start + 500]
             rows = self.conn.execute(
                 f"""SELECT p.id, p.turn, p.session, p.seq, p.piece, p.uuids, p.kind, p.ts, p.text, t.name, t.role,
-                           t.tool_name, s.cwd, s.kind, s.title
+                           t.tool_name, s.cwd, s.kind, s.title, p.search
                     FROM passages p JOIN turns t ON t.id = p.turn JOIN sessions s ON s.id = p.session
                     WHERE p.id IN ({",".join("?" * len(chunk))})""",
                 chunk,
@@ -293,6 +294,6 @@ class PassageStore:
                     tool_name=r[11],
                     cwd=r[12],
                     session_kind=r[13],
-                    title=r[14],
+                    title=r[14], search=r[15],
                 )
         return out

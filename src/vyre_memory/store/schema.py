@@ -224,6 +224,16 @@ MIGRATIONS: list[str] = [
     );
     INSERT INTO meta (key, value) VALUES ('graph_version', '0');
     """,
+    # 5: the model reader's cache: what one prompt version read from one trusted text (by its sha256),
+    # already checked against that text, so a turn is sent to the model once per prompt version
+    """
+    CREATE TABLE reads (
+        text_hash TEXT NOT NULL,
+        prompt_version TEXT NOT NULL,
+        output TEXT NOT NULL,
+        PRIMARY KEY (text_hash, prompt_version)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 

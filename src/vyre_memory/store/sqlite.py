@@ -24,6 +24,7 @@ from ..ingest.records import ASSISTANT, META, THINKING, TOOL_CALL, TOOL_OUTPUT, 
 from .facts import FactStore
 from .graph import GraphStore
 from .passages import PassageStore
+from .reads import ReadStore
 from .schema import migrate
 
 _JOINABLE = (ASSISTANT, THINKING, META)
@@ -73,6 +74,11 @@ def _translate(exc: sqlite3.Error, path: Path) -> StoreError:
         return StoreError(
             f"could not write {path}: {text}; nothing from this batch was stored. Free disk space and re-run"
         )
+    if "unable to open" in text:
+        return StoreError(
+            f"cannot open the database {path} ({text}); its folder may be read-only or missing. "
+            "Make it writable or set VYRE_HOME to a writable folder"
+        )
     if "locked" in text or "busy" in text:
         return StoreError(f"the database {path} is busy ({text}); another vyre process holds it. Try again")
     return StoreError(f"database error in {path}: {text}")
@@ -92,27 +98,40 @@ def scope_clause(project_cwds: Sequence[str] | None, column: str = "s.cwd") -> t
     return "(" + " OR ".join(parts) + ")", params
 
 
-class Store(PassageStore, FactStore, GraphStore):
+class Store(PassageStore, FactStore, GraphStore, ReadStore):
     """SQLite store. Open one per thread; every method is a short transaction."""
 
     def __init__(self, path: Path | str, *, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
         try:
             if readonly:
-                self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30, isolation_level=None)
+                self.conn = self._open_readonly()
             else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-                self.conn.execute("PRAGMA journal_mode=WAL")
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+                    self.conn.execute("PRAGMA journal_mode=WAL")
+                except (sqlite3.OperationalError, OSError):
+                    if not self.path.exists():
+                        raise
+                    # a read-only disk: questions can still be answered; writes say what to do
+                    self.conn, self.readonly = self._open_readonly(), True
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA busy_timeout=30000")
             self.conn.row_factory = sqlite3.Row
-            if not readonly:
+            if not self.readonly:
                 migrate(self.conn)
         except sqlite3.Error as exc:
             raise _translate(exc, self.path) from exc
         except OSError as exc:
             raise StoreError(f"cannot open {self.path}: {exc}; check VYRE_HOME is a writable folder") from exc
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        # immutable: a WAL database on read-only media has no -shm file to coordinate through
+        return sqlite3.connect(
+            f"file:{self.path}?mode=ro&immutable=1", uri=True, timeout=30, isolation_level=None, check_same_thread=False
+        )
 
     def close(self) -> None:
         self.conn.close()
@@ -127,11 +146,16 @@ class Store(PassageStore, FactStore, GraphStore):
             yield self.conn
             self.conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            self.conn.execute("ROLLBACK")
+            self._rollback()
             raise _translate(exc, self.path) from exc
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        # a COMMIT that failed on a full disk was already rolled back by SQLite itself
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
     # -- meta ---------------------------------------------------------------------------------
     def get_meta(self, key: str, default: str | None = None) -> str | None:

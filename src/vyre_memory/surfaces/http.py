@@ -25,6 +25,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -88,7 +89,13 @@ def create_app(memory_factory: Callable[[], Memory], config: Config, *, bind_hos
         Route("/v1/graph/entities/{entity}/{op}", route(_edit), methods=["POST", "DELETE"]),
         Route("/v1/sessions/{session}/turns", route(_turns), methods=["GET"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 500)
+        what = {404: ("not_found", "no such route; see /openapi.json"), 405: ("method_not_allowed", "wrong method")}
+        code, message = what.get(status, ("http_error", str(getattr(exc, "detail", exc))))
+        return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
 
 
 # -- errors ---------------------------------------------------------------------------------------
@@ -133,7 +140,7 @@ async def _body(request: Request) -> dict[str, Any]:
         return {}
     try:
         body = json.loads(raw)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise BadRequest(f'the body is not JSON ({exc}); send e.g. {{"question": "..."}}') from exc
     if not isinstance(body, dict):
         raise BadRequest('the body must be a JSON object, e.g. {"question": "..."}')
@@ -147,6 +154,9 @@ def _ask_args(body: Mapping[str, Any]) -> dict[str, Any]:
     context = body.get("context")
     if context is not None and not isinstance(context, dict):
         raise BadRequest('"context" must be an object: {"project": ..., "thread": ...}')
+    for key in ("project", "thread"):
+        if context and context.get(key) is not None and not isinstance(context[key], str):
+            raise BadRequest(f'"context.{key}" must be a string, e.g. {{"{key}": "/home/sam/code/shop-api"}}')
     return {"project_cwds": cwds, "context": context, "now": body.get("now")}
 
 
@@ -259,6 +269,8 @@ async def _turns(request: Request, scoped: ScopedMemory) -> Any:
         end = int(q["end"]) if "end" in q else None
     except ValueError as exc:
         raise BadRequest("start and end must be turn numbers (seq), e.g. ?start=3&end=9") from exc
+    if not (0 <= start < 1 << 62) or (end is not None and not (0 <= end < 1 << 62)):
+        raise BadRequest("start and end must be turn numbers (seq) from 0, e.g. ?start=3&end=9")
     return await anyio.to_thread.run_sync(scoped.turns, request.path_params["session"], start, end)
 
 

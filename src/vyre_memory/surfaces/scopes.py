@@ -359,6 +359,10 @@ def _needed(value: str | None, field: str) -> str:
 def _question(question: Any) -> str:
     if not isinstance(question, str) or not question.strip():
         raise BadRequest('"question" is required: a non-empty string, e.g. {"question": "which file had the bug"}')
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise BadRequest('"question" must be valid text (it holds a lone UTF-16 surrogate)') from exc
     return question.strip()
 
 
