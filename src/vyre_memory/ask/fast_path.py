@@ -25,6 +25,7 @@ from ..ingest.labels import is_within
 from ..read.relations import display
 from ..store.facts import FactMention
 from ..store.sqlite import Store
+from .grounding import claims
 from .personal_questions import (
     KnownFact,
     PersonalAnswer,
@@ -89,7 +90,11 @@ class FastPath:
         timings = {"parse": _ms(started, parsed_at), "lookup": _ms(parsed_at, looked_at)}
         if ans is None:
             return _result(None, 0.0, tuple(_known(query, known)), (), started, timings)
-        return _result(ans.text, ans.confidence, (), self._sources(ans, mentions), started, timings)
+        sources = self._sources(ans, mentions)
+        quoted = " ".join(src.quote for src in sources).lower()
+        # told in words the sources say: a phrasing that names what no quote holds falls back to the value
+        text = ans.text if all(c.lower() in quoted for c in claims(ans.text)) else ans.value
+        return _result(text, ans.confidence, (), sources, started, timings)
 
     def _visible(self, scope: Scope, now: str | None) -> list[FactMention]:
         folders = scope.folders()
@@ -115,12 +120,31 @@ class FastPath:
                 mentions[i].session,
                 mentions[i].seq,
                 self.user_name,
-                mentions[i].quote,
+                self._quote(ans.text, mentions[i]),
                 mentions[i].ts,
                 mentions[i].uuid,
             )
             for i in picked
         )
+
+    def _quote(self, answer: str, m: FactMention) -> str:
+        """The fact's sentence, reaching back in its turn to where a name the answer uses was said
+        ("mila starts 2nd grade tomorrow … her teacher is mr delgado"), so the quote grounds the answer."""
+        missing = [c for c in claims(answer) if c.lower() not in m.quote.lower()]
+        if not missing:
+            return m.quote
+        turns = self.store.turns(m.session, start=m.seq, end=m.seq + 1)
+        text = turns[0].text if turns else ""
+        end = text.lower().find(m.quote.lower()[:60])
+        if end < 0:
+            return m.quote
+        start = end
+        for name in missing:
+            at = text.lower().rfind(name.lower(), 0, end)
+            if at >= 0:
+                dot, newline = text.rfind(". ", 0, at), text.rfind("\n", 0, at)
+                start = min(start, max(dot + 2 if dot >= 0 else 0, newline + 1 if newline >= 0 else 0))
+        return text[start : end + len(m.quote)].strip() if end - start <= 400 else m.quote
 
 
 def _known(query: PersonalQuery, facts: list[KnownFact]) -> list[str]:

@@ -84,14 +84,14 @@ Asker = Callable[[Memory, EvalQuestion, str], dict[str, Any]]
 
 def ask_with_memory(mem: Memory, q: EvalQuestion, ablation: str) -> dict[str, Any]:
     """Ask through the public API, and note whether the answer is grounded in what it cites."""
-    from ..ask.grounding import check
+    from ..ask.grounding import check, passage_evidence
 
     result = mem.ask(
         q.question, project_cwds=q.project_cwds, agent_projects=q.agent_projects, now=q.asked_at, config=ablation
     )
     out = result.to_dict()
-    if result.answer and result.via == "retrieval":
-        texts = [s.quote for s in result.sources]
+    if result.answer:  # every name, number and date told must stand in what it cites (quote, speaker, day)
+        texts = [passage_evidence(s.quote, name=s.name, ts=s.ts) for s in result.sources]
         out["ungrounded"] = not check(result.answer, texts).ok
     return out
 
