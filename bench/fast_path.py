@@ -35,7 +35,9 @@ def main(argv: list[str]) -> int:
                 scope = q.get("scope") or {}
                 for _ in range(rounds):
                     res = mem.answer(
-                        q["question"], now=q["asked_at"], project_cwds=scope.get("project_cwds"),
+                        q["question"],
+                        now=q["asked_at"],
+                        project_cwds=scope.get("project_cwds"),
                         agent_projects=scope.get("agent_projects"),
                     )
                     latencies.append(res.latency_ms)

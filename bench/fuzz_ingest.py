@@ -28,8 +28,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("count", type=int, nargs="?", default=10_000, help="mutated files (default 10,000)")
     parser.add_argument("--seed", type=int, default=4242)
-    parser.add_argument("--shared", type=float, default=0.0,
-                        help="fraction of copies that keep the base's ids (meets the duplicate-record paths)")
+    parser.add_argument(
+        "--shared",
+        type=float,
+        default=0.0,
+        help="fraction of copies that keep the base's ids (meets the duplicate-record paths)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="vyre-bench-fuzz-") as tmp:

@@ -38,8 +38,9 @@ def main() -> None:
         tmp_path = Path(tmp)
         tree = tmp_path / "projects"
         started = time.perf_counter()
-        files = list(dict.fromkeys(write_history(tree, sessions=args.sessions, seed=args.seed,
-                                                 exchanges=tuple(args.exchanges))))
+        files = list(
+            dict.fromkeys(write_history(tree, sessions=args.sessions, seed=args.seed, exchanges=tuple(args.exchanges)))
+        )
         generated = time.perf_counter() - started
         source_bytes = sum(f.stat().st_size for f in files)
         home = tmp_path / "home"
@@ -62,8 +63,10 @@ def main() -> None:
         db_bytes = sum(p.stat().st_size for p in (db, db.with_name("memory.db-wal")) if p.exists())
         turns = stats["turns"]["total"]
         print(f"mode              {'Memory.ingest (ingest + passages + facts)' if args.full else 'ingest step'}")
-        print(f"sessions          {args.sessions} generated in {generated:.2f}s; "
-              f"{stats['sessions']['total']} stored (subagents included)")
+        print(
+            f"sessions          {args.sessions} generated in {generated:.2f}s; "
+            f"{stats['sessions']['total']} stored (subagents included)"
+        )
         print(f"files             {report.files_seen} ({source_bytes / 1e6:.1f} MB)")
         print(f"records           {report.records:,}")
         print(f"turns             {report.new_turns:,} (store holds {turns:,})")

@@ -61,8 +61,10 @@ def main() -> None:
         times.sort()
         p95 = times[int(len(times) * 0.95)]
         p99 = times[int(len(times) * 0.99)]
-        print(f"understand() {name}: {len(calls)} questions x3, p50 {statistics.median(times):.0f} us, "
-              f"p95 {p95:.0f} us, p99 {p99:.0f} us, max {times[-1]:.0f} us")
+        print(
+            f"understand() {name}: {len(calls)} questions x3, p50 {statistics.median(times):.0f} us, "
+            f"p95 {p95:.0f} us, p99 {p99:.0f} us, max {times[-1]:.0f} us"
+        )
     for name, qs in worlds.items():
         ok = 0
         for q in qs:

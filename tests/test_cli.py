@@ -56,8 +56,9 @@ def test_sessions_and_search_as_json(home: Path) -> None:
     sessions = json.loads(runner.invoke(main, ["sessions", "--json", "--home", str(home)]).output)
     assert {s["cwd"] for s in sessions} == {"/home/sam/code/shop-api", "/home/sam/code/harlow-portal"}
     only = json.loads(
-        runner.invoke(main, ["sessions", "--project", "/home/sam/code/harlow-portal", "--json", "--home", str(home)])
-        .output
+        runner.invoke(
+            main, ["sessions", "--project", "/home/sam/code/harlow-portal", "--json", "--home", str(home)]
+        ).output
     )
     assert [s["cwd"] for s in only] == ["/home/sam/code/harlow-portal"]
     hits = json.loads(runner.invoke(main, ["search", "refund", "--json", "--home", str(home)]).output)

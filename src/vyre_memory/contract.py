@@ -163,8 +163,14 @@ class Passage:
     about: str = field(default="", repr=False)  # what it was found by: who, when, where, what was asked
 
     def source(self, quote: str | None = None) -> Source:
-        return Source(self.session, self.seq, self.name, quote if quote is not None else self.text[:500], self.ts,
-                      self.uuids[0] if self.uuids else None)
+        return Source(
+            self.session,
+            self.seq,
+            self.name,
+            quote if quote is not None else self.text[:500],
+            self.ts,
+            self.uuids[0] if self.uuids else None,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

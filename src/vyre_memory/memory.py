@@ -1,8 +1,8 @@
 """class Memory: the one public API. Every surface (CLI, HTTP, MCP, web page) calls it.
 
-    mem = Memory()                       # VYRE_HOME or ~/.vyre
-    mem.ingest()                         # ~/.claude/projects, incrementally
-    mem.ask("which file had the refund bug")   # one cited answer, or "Not sure." and what it knows
+mem = Memory()                       # VYRE_HOME or ~/.vyre
+mem.ingest()                         # ~/.claude/projects, incrementally
+mem.ask("which file had the refund bug")   # one cited answer, or "Not sure." and what it knows
 """
 
 from __future__ import annotations

@@ -18,7 +18,9 @@ PERSONAL = {"person", "relation", "place", "thing", "preference"}
 def _ask(mem: Memory, q: dict[str, Any]) -> Any:
     scope = q.get("scope") or {}
     return mem.answer(
-        q["question"], now=q["asked_at"], project_cwds=scope.get("project_cwds"),
+        q["question"],
+        now=q["asked_at"],
+        project_cwds=scope.get("project_cwds"),
         agent_projects=scope.get("agent_projects"),
     )
 
@@ -46,8 +48,10 @@ def test_fast_path_answers_most_personal_questions_and_is_right_on_each(tmp_path
             assert res.via == "fact" and res.confidence >= 0.5 and res.sources and res.cost_usd == 0.0
             for s in res.sources:
                 assert s.name == "me" and s.quote and s.uuid
-        print(f"{world}: answered {answered}/{answerable}, p50 {percentile(latencies, 50)} ms, "
-              f"p95 {percentile(latencies, 95)} ms")
+        print(
+            f"{world}: answered {answered}/{answerable}, p50 {percentile(latencies, 50)} ms, "
+            f"p95 {percentile(latencies, 95)} ms"
+        )
         assert answered >= 0.7 * answerable
 
 

@@ -37,8 +37,15 @@ def _cite_containing(needle: str, answer: str, confidence: float = 0.9) -> Funct
         for block in blocks:
             m = re.match(r"\[(\d+)\] ", block)
             if m and needle.lower() in block.lower():
-                return json.dumps({"answer": answer, "cite": [int(m.group(1))], "confidence": confidence,
-                                   "abstain": False, "known": []})
+                return json.dumps(
+                    {
+                        "answer": answer,
+                        "cite": [int(m.group(1))],
+                        "confidence": confidence,
+                        "abstain": False,
+                        "known": [],
+                    }
+                )
         return json.dumps({"answer": None, "cite": [], "confidence": 0.0, "abstain": True, "known": []})
 
     return FunctionModel(fn)
@@ -68,12 +75,18 @@ def test_grounded_model_answer_is_told(mem: Memory) -> None:
 @pytest.mark.parametrize(
     ("output", "why"),
     [
-        ({"answer": "app/billing/refunds.py", "cite": [9], "confidence": 0.9, "abstain": False, "known": []},
-         "bad citation"),
-        ({"answer": "Jordan fixed it", "cite": [1], "confidence": 0.9, "abstain": False, "known": []},
-         "a name not in the cited text"),
-        ({"answer": "v9.9.9", "cite": [1], "confidence": 0.9, "abstain": False, "known": []},
-         "a number not in the cited text"),
+        (
+            {"answer": "app/billing/refunds.py", "cite": [9], "confidence": 0.9, "abstain": False, "known": []},
+            "bad citation",
+        ),
+        (
+            {"answer": "Jordan fixed it", "cite": [1], "confidence": 0.9, "abstain": False, "known": []},
+            "a name not in the cited text",
+        ),
+        (
+            {"answer": "v9.9.9", "cite": [1], "confidence": 0.9, "abstain": False, "known": []},
+            "a number not in the cited text",
+        ),
     ],
 )
 def test_model_answers_that_fail_the_code_checks_abstain(mem: Memory, output: dict, why: str) -> None:
@@ -102,11 +115,14 @@ def test_a_model_timeout_abstains_within_the_budget(mem: Memory) -> None:
 def test_second_look_disagreeing_abstains(mem: Memory) -> None:
     question = "who asked for microsoft logins on the harlow portal"
     mem.set_backend("answer", _cite_containing("bram", "Bram"))
-    mem.set_backend("verify", FakeModel([json.dumps({"supported": True, "reason": "the turn says so"})],
-                                        when_exhausted="repeat"))
+    mem.set_backend(
+        "verify", FakeModel([json.dumps({"supported": True, "reason": "the turn says so"})], when_exhausted="repeat")
+    )
     assert mem.ask(question, now=NOW).answer == "Bram"  # agreed: told
-    mem.set_backend("verify", FakeModel([json.dumps({"supported": False, "reason": "not what the turn says"})],
-                                        when_exhausted="repeat"))
+    mem.set_backend(
+        "verify",
+        FakeModel([json.dumps({"supported": False, "reason": "not what the turn says"})], when_exhausted="repeat"),
+    )
     result = mem.ask(question, now=NOW)
     assert result.abstained and result.answer is None
 
@@ -140,10 +156,20 @@ def test_three_asks_give_the_same_answer_and_a_new_turn_invalidates(mem: Memory,
     version = mem.store.corpus_version()
     extra = tmp_path / "more" / "-home-sam-code-shop-api"
     extra.mkdir(parents=True)
-    (extra / "e0000000-0000-4000-8000-000000000009.jsonl").write_text(json.dumps({
-        "type": "user", "uuid": "x1", "parentUuid": None, "sessionId": "e0000000-0000-4000-8000-000000000009",
-        "cwd": "/home/sam/code/shop-api", "timestamp": "2026-10-08T10:00:00.000Z",
-        "message": {"role": "user", "content": "the refund bug is back in app/billing/credits.py"}}) + "\n")
+    (extra / "e0000000-0000-4000-8000-000000000009.jsonl").write_text(
+        json.dumps(
+            {
+                "type": "user",
+                "uuid": "x1",
+                "parentUuid": None,
+                "sessionId": "e0000000-0000-4000-8000-000000000009",
+                "cwd": "/home/sam/code/shop-api",
+                "timestamp": "2026-10-08T10:00:00.000Z",
+                "message": {"role": "user", "content": "the refund bug is back in app/billing/credits.py"},
+            }
+        )
+        + "\n"
+    )
     mem.ingest([tmp_path / "more"])
     assert mem.store.corpus_version() > version
 

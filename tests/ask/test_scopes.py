@@ -74,8 +74,18 @@ def test_memory_own_ask_threads_are_never_retrieved(world: Memory) -> None:
 def test_cli_retrieve_keeps_to_the_project(world: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
     project = _projects(world)[0]
     result = CliRunner().invoke(
-        main, ["retrieve", QUESTIONS[0], "--project-cwd", project, "--json", "--now", "2026-10-09T16:00:00Z",
-               "--home", str(world.config.home)],
+        main,
+        [
+            "retrieve",
+            QUESTIONS[0],
+            "--project-cwd",
+            project,
+            "--json",
+            "--now",
+            "2026-10-09T16:00:00Z",
+            "--home",
+            str(world.config.home),
+        ],
     )
     assert result.exit_code == 0, result.output
     passages = json.loads(result.output)

@@ -22,8 +22,15 @@ try:
 except ImportError:
     from eval_world import Oracle, no_select, selector_for  # type: ignore[no-redef]
 
-ANSWER_METRICS = ("accuracy", "confident_wrong", "abstain_rate", "trap_hits", "inconsistent", "ungrounded",
-                  "cost_per_question_usd")
+ANSWER_METRICS = (
+    "accuracy",
+    "confident_wrong",
+    "abstain_rate",
+    "trap_hits",
+    "inconsistent",
+    "ungrounded",
+    "cost_per_question_usd",
+)
 
 
 def _eval(*args: str) -> Result:
@@ -80,8 +87,9 @@ def test_impossible_choices_are_one_line_errors(
     assert result.exit_code == 1 and message in result.output
 
 
-def test_record_with_no_real_backend_says_what_to_set(demo_world: Path, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_record_with_no_real_backend_says_what_to_set(
+    demo_world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(eval_models, "select_backend", lambda p, c, e: (None, f"{p}: no model (none)"))
     result = _eval(str(demo_world), "--model", "record", "--fixtures", str(tmp_path / "fx"))
     assert result.exit_code == 1 and "needs a real model backend" in result.output
@@ -138,9 +146,17 @@ def test_replay_folder_defaults(tmp_path: Path) -> None:
         (["hybrid"], "auto", False, [("hybrid", "hybrid", False)]),
         (["hybrid"], "auto", True, [("hybrid+rerank", "hybrid", True)]),
         (["hybrid"], "off", True, [("hybrid", "hybrid", False)]),
-        (["bm25", "hybrid+graph"], "both", True,
-         [("bm25", "bm25", False), ("bm25+rerank", "bm25", True),
-          ("hybrid+graph", "hybrid+graph", False), ("hybrid+graph+rerank", "hybrid+graph", True)]),
+        (
+            ["bm25", "hybrid+graph"],
+            "both",
+            True,
+            [
+                ("bm25", "bm25", False),
+                ("bm25+rerank", "bm25", True),
+                ("hybrid+graph", "hybrid+graph", False),
+                ("hybrid+graph+rerank", "hybrid+graph", True),
+            ],
+        ),
         (["hybrid", "hybrid+rerank"], "off", True, [("hybrid", "hybrid", False), ("hybrid+rerank", "hybrid", True)]),
     ],
 )

@@ -49,8 +49,18 @@ def _by_id(rows: Rows, ablation: str) -> dict[str, dict[str, Any]]:
 def _record(monkeypatch: pytest.MonkeyPatch, world: Path, fixtures: Path, per_q: Path) -> tuple[Oracle, Rows]:
     oracle = Oracle()
     monkeypatch.setattr(eval_models, "select_backend", selector_for(oracle))
-    out = _eval(str(world), "--model", "record", "--fixtures", str(fixtures), "--rerank", "both",
-                "--per-question", str(per_q), "--json")
+    out = _eval(
+        str(world),
+        "--model",
+        "record",
+        "--fixtures",
+        str(fixtures),
+        "--rerank",
+        "both",
+        "--per-question",
+        str(per_q),
+        "--json",
+    )
     monkeypatch.setattr(eval_models, "select_backend", no_select)  # from here on, nothing may select a model
     return oracle, _reports(out)
 
@@ -72,13 +82,26 @@ def test_record_then_replay_answers_from_the_recordings(
     assert files and len(files) == len({json.dumps(r.to_dict(), sort_keys=True) for r in oracle.requests})
     assert all(json.loads(f.read_text())["backend"] == "oracle" for f in files)
 
-    out = _eval(str(demo_world), "--model", "replay", "--fixtures", str(fixtures), "--rerank", "both",
-                "--per-question", str(tmp_path / "replayed.jsonl"), "--json")
+    out = _eval(
+        str(demo_world),
+        "--model",
+        "replay",
+        "--fixtures",
+        str(fixtures),
+        "--rerank",
+        "both",
+        "--per-question",
+        str(tmp_path / "replayed.jsonl"),
+        "--json",
+    )
     replayed = _reports(out)
     for report in replayed:
         assert report["models"]["mode"] == "replay"
-        assert all(why.startswith(f"{p}: replay from") for p, why in report["models"]["backends"].items()
-                   if not (p == "rerank" and not report["rerank"]))
+        assert all(
+            why.startswith(f"{p}: replay from")
+            for p, why in report["models"]["backends"].items()
+            if not (p == "rerank" and not report["rerank"])
+        )
         assert report["accuracy"] == 1.0 and report["abstain_rate"] == 0.25
         assert report["confident_wrong"] == 0 and report["trap_hits"] == 0 and report["ungrounded"] == 0
     assert replayed[-1]["models"]["recordings_replayed"] == len(files)  # every recording was used
@@ -106,8 +129,22 @@ def test_a_missing_recording_is_written_to_misses_and_the_question_abstains(
 
     misses = tmp_path / "misses.jsonl"
     per_q = tmp_path / "replayed.jsonl"
-    reports = _reports(_eval(str(demo_world), "--model", "replay", "--fixtures", str(fixtures), "--misses",
-                             str(misses), "--rerank", "on", "--per-question", str(per_q), "--json"))
+    reports = _reports(
+        _eval(
+            str(demo_world),
+            "--model",
+            "replay",
+            "--fixtures",
+            str(fixtures),
+            "--misses",
+            str(misses),
+            "--rerank",
+            "on",
+            "--per-question",
+            str(per_q),
+            "--json",
+        )
+    )
     got = _by_id(read_jsonl(per_q), "hybrid+rerank")
     assert got["q4"]["abstained"] and got["q4"]["answer"] is None  # no crash: the model "failed"
     assert got["q1"]["answer"] == "app/billing/refunds.py"  # the others still replay
@@ -130,17 +167,34 @@ def test_recordings_made_offline_from_the_misses_fill_the_run_stage_by_stage(
     stages: list[set[str]] = []
     schemas: dict[str, Any] = {}
     for _ in range(6):
-        _eval(str(demo_world), "--model", "replay", "--fixtures", str(fixtures), "--misses", str(misses),
-              "--rerank", "on", "--per-question", str(per_q), "--json")
+        _eval(
+            str(demo_world),
+            "--model",
+            "replay",
+            "--fixtures",
+            str(fixtures),
+            "--misses",
+            str(misses),
+            "--rerank",
+            "on",
+            "--per-question",
+            str(per_q),
+            "--json",
+        )
         lines = read_misses(misses)
         if not lines:
             break
         stages.append({m["prompt_name"] for m in lines})
         schemas.update({m["prompt_name"]: m["json_schema"] for m in lines})
         for miss in {m["key"]: m for m in lines}.values():  # produced "by any means": here, the oracle offline
-            req = ModelRequest(purpose=miss["prompt_name"], prompt_name=miss["prompt_name"],
-                               prompt_version=miss["prompt_version"], system=miss["system"], prompt=miss["prompt"],
-                               json_schema=miss["json_schema"])
+            req = ModelRequest(
+                purpose=miss["prompt_name"],
+                prompt_name=miss["prompt_name"],
+                prompt_version=miss["prompt_version"],
+                system=miss["system"],
+                prompt=miss["prompt"],
+                json_schema=miss["json_schema"],
+            )
             write_fixture_for_miss(fixtures, miss, oracle_reply(req))
     assert not read_misses(misses), f"still missing after {len(stages)} rounds"
     # round 1: rerank and the answer over retrieval's order miss; round 2: the answer over the reranked order

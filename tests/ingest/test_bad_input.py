@@ -23,9 +23,16 @@ SID = "22222222-2222-4222-8222-222222222222"
 
 def line(n: int, content: object, rtype: str = "user", **extra: object) -> str:
     record = {
-        "parentUuid": None, "isSidechain": False, "type": rtype, "uuid": f"00000000-0000-4000-8000-{n:012d}",
-        "timestamp": f"2026-05-01T10:00:{n % 60:02d}.000Z", "cwd": "/home/sam/code/api", "sessionId": SID,
-        "version": "2.1.248", "message": {"role": rtype, "content": content}, **extra,
+        "parentUuid": None,
+        "isSidechain": False,
+        "type": rtype,
+        "uuid": f"00000000-0000-4000-8000-{n:012d}",
+        "timestamp": f"2026-05-01T10:00:{n % 60:02d}.000Z",
+        "cwd": "/home/sam/code/api",
+        "sessionId": SID,
+        "version": "2.1.248",
+        "message": {"role": rtype, "content": content},
+        **extra,
     }
     return json.dumps(record, separators=(",", ":"))
 

@@ -34,7 +34,8 @@ SEED = 20261130
 CLI = [sys.executable, "-c", "from vyre_memory.surfaces.cli import main; main()"]
 # the same CLI committing every 10 files instead of every 200 (many more moments between two commits)
 CLI_SMALL_GROUPS = [
-    sys.executable, "-c",
+    sys.executable,
+    "-c",
     "import vyre_memory.ingest.runner as r; r._GROUP_FILES = 10\nfrom vyre_memory.surfaces.cli import main; main()",
 ]
 
@@ -336,8 +337,13 @@ def test_appends_between_runs_equal_one_shot(tmp_path: Path) -> None:
 # -- bugs the tests above found, now fixed: each pinned ----------------------------------------------
 def _record(i: int, content: object, rtype: str = "user", **extra: object) -> str:
     record = {
-        "type": rtype, "uuid": f"00000000-0000-4000-8000-{i:012d}", "sessionId": "s", "cwd": "/x",
-        "timestamp": "2026-01-01T00:00:00.000Z", "message": {"role": rtype, "content": content}, **extra,
+        "type": rtype,
+        "uuid": f"00000000-0000-4000-8000-{i:012d}",
+        "sessionId": "s",
+        "cwd": "/x",
+        "timestamp": "2026-01-01T00:00:00.000Z",
+        "message": {"role": rtype, "content": content},
+        **extra,
     }
     return json.dumps(record)
 

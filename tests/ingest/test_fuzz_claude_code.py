@@ -38,11 +38,37 @@ FILES = int(os.environ.get("VYRE_FUZZ_FILES", "2000"))
 SEED = int(os.environ.get("VYRE_FUZZ_SEED", "4242"))
 
 _TYPES = [
-    "user", "assistant", "system", "attachment", "queue-operation", "summary", "ai-title", "custom-title",
-    "progress", "file-history-snapshot", "no-such-type",
+    "user",
+    "assistant",
+    "system",
+    "attachment",
+    "queue-operation",
+    "summary",
+    "ai-title",
+    "custom-title",
+    "progress",
+    "file-history-snapshot",
+    "no-such-type",
 ]
-_KEYS = ["message", "content", "timestamp", "type", "uuid", "parentUuid", "sessionId", "cwd", "isSidechain",
-         "agentId", "toolUseResult", "isMeta", "isCompactSummary", "subtype", "attachment", "operation", "entrypoint"]
+_KEYS = [
+    "message",
+    "content",
+    "timestamp",
+    "type",
+    "uuid",
+    "parentUuid",
+    "sessionId",
+    "cwd",
+    "isSidechain",
+    "agentId",
+    "toolUseResult",
+    "isMeta",
+    "isCompactSummary",
+    "subtype",
+    "attachment",
+    "operation",
+    "entrypoint",
+]
 _INVALID_UTF8 = [b"\xff", b"\xfe\xff", b"\xc3\x28", b"\xa0\xa1", b"\xe2\x28\xa1", b"\xf0\x28\x8c\xbc", b"\xc0\xaf"]
 
 
@@ -83,9 +109,22 @@ def bases(workdir: Path, seed: int) -> list[tuple[str, list[bytes]]]:
 # -- mutations ---------------------------------------------------------------------------------------
 def _wrong_value(rng: random.Random) -> Any:
     choices: list[Any] = [
-        "error", 42, -1, 1.5e308, None, True, False, [], {}, [1, "x", None, 2.5], {"type": 7}, {"text": 9},
-        [{"type": "text"}, {"type": "tool_result", "content": 5}, "plain", 3, None], "x" * rng.randint(0, 300),
-        {"type": "tool_use", "id": 1, "name": [], "input": "notadict"}, "\u2028\u0000\ufeff",
+        "error",
+        42,
+        -1,
+        1.5e308,
+        None,
+        True,
+        False,
+        [],
+        {},
+        [1, "x", None, 2.5],
+        {"type": 7},
+        {"text": 9},
+        [{"type": "text"}, {"type": "tool_result", "content": 5}, "plain", 3, None],
+        "x" * rng.randint(0, 300),
+        {"type": "tool_use", "id": 1, "name": [], "input": "notadict"},
+        "\u2028\u0000\ufeff",
     ]
     return rng.choice(choices)
 
@@ -400,8 +439,14 @@ def test_duplicate_assistant_line_in_a_later_run(tmp_path: Path) -> None:
     """
     f = tmp_path / "p" / "11111111-1111-4111-8111-111111111111.jsonl"
     f.parent.mkdir()
-    line = json.dumps({"type": "assistant", "uuid": "a1", "sessionId": "s",
-                       "message": {"id": "msg_1", "role": "assistant", "content": [{"type": "text", "text": "hello"}]}})
+    line = json.dumps(
+        {
+            "type": "assistant",
+            "uuid": "a1",
+            "sessionId": "s",
+            "message": {"id": "msg_1", "role": "assistant", "content": [{"type": "text", "text": "hello"}]},
+        }
+    )
     f.write_text(line + "\n", encoding="utf-8")
     home = tmp_path / "h"
     home.mkdir()

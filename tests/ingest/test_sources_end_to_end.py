@@ -40,15 +40,33 @@ def claude_code(root: Path) -> Path:
 def codex(root: Path) -> Path:
     sid = "0199c0de-0000-7000-8000-000000000002"
     lines = [
-        {"timestamp": "2026-09-14T09:00:00.000Z", "type": "session_meta",
-         "payload": {"id": sid, "timestamp": "2026-09-14T09:00:00.000Z", "cwd": "/home/sam/code/shop-api",
-                     "originator": "codex_cli_rs", "cli_version": "0.40.0", "source": "cli"}},
-        {"timestamp": "2026-09-14T09:00:05.000Z", "type": "response_item",
-         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": PERSONAL}]}},
-        {"timestamp": "2026-09-14T09:00:05.000Z", "type": "event_msg",
-         "payload": {"type": "user_message", "message": PERSONAL}},
-        {"timestamp": "2026-09-14T09:01:00.000Z", "type": "response_item",
-         "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": ANSWER}]}},
+        {
+            "timestamp": "2026-09-14T09:00:00.000Z",
+            "type": "session_meta",
+            "payload": {
+                "id": sid,
+                "timestamp": "2026-09-14T09:00:00.000Z",
+                "cwd": "/home/sam/code/shop-api",
+                "originator": "codex_cli_rs",
+                "cli_version": "0.40.0",
+                "source": "cli",
+            },
+        },
+        {
+            "timestamp": "2026-09-14T09:00:05.000Z",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": PERSONAL}]},
+        },
+        {
+            "timestamp": "2026-09-14T09:00:05.000Z",
+            "type": "event_msg",
+            "payload": {"type": "user_message", "message": PERSONAL},
+        },
+        {
+            "timestamp": "2026-09-14T09:01:00.000Z",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": ANSWER}]},
+        },
     ]
     path = root / ".codex" / "sessions" / "2026" / "09" / "14" / f"rollout-2026-09-14T09-00-00-{sid}.jsonl"
     path.parent.mkdir(parents=True)
@@ -60,15 +78,39 @@ def chatgpt(root: Path) -> Path:
     t = T0.timestamp()
     mapping = {
         "root": {"id": "root", "message": None, "parent": None, "children": ["m1"]},
-        "m1": {"id": "m1", "parent": "root", "children": ["m2"],
-               "message": {"id": "m1", "author": {"role": "user"}, "create_time": t,
-                           "content": {"content_type": "text", "parts": [PERSONAL]}}},
-        "m2": {"id": "m2", "parent": "m1", "children": [],
-               "message": {"id": "m2", "author": {"role": "assistant"}, "create_time": t + 60,
-                           "content": {"content_type": "text", "parts": [ANSWER]}}},
+        "m1": {
+            "id": "m1",
+            "parent": "root",
+            "children": ["m2"],
+            "message": {
+                "id": "m1",
+                "author": {"role": "user"},
+                "create_time": t,
+                "content": {"content_type": "text", "parts": [PERSONAL]},
+            },
+        },
+        "m2": {
+            "id": "m2",
+            "parent": "m1",
+            "children": [],
+            "message": {
+                "id": "m2",
+                "author": {"role": "assistant"},
+                "create_time": t + 60,
+                "content": {"content_type": "text", "parts": [ANSWER]},
+            },
+        },
     }
-    conv = [{"id": "conv-gpt-1", "title": "Refund webhook", "create_time": t, "update_time": t + 60,
-             "current_node": "m2", "mapping": mapping}]
+    conv = [
+        {
+            "id": "conv-gpt-1",
+            "title": "Refund webhook",
+            "create_time": t,
+            "update_time": t + 60,
+            "current_node": "m2",
+            "mapping": mapping,
+        }
+    ]
     path = root / "chatgpt" / "conversations.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(conv), encoding="utf-8")
@@ -78,13 +120,34 @@ def chatgpt(root: Path) -> Path:
 def claude_ai(root: Path) -> Path:
     sentinel = "00000000-0000-4000-8000-000000000000"
     messages = [
-        {"uuid": "cai-m1", "sender": "human", "text": PERSONAL, "created_at": "2026-09-14T09:00:00.000000Z",
-         "parent_message_uuid": sentinel, "attachments": [], "files": []},
-        {"uuid": "cai-m2", "sender": "assistant", "text": ANSWER, "created_at": "2026-09-14T09:01:00.000000Z",
-         "parent_message_uuid": "cai-m1", "attachments": [], "files": []},
+        {
+            "uuid": "cai-m1",
+            "sender": "human",
+            "text": PERSONAL,
+            "created_at": "2026-09-14T09:00:00.000000Z",
+            "parent_message_uuid": sentinel,
+            "attachments": [],
+            "files": [],
+        },
+        {
+            "uuid": "cai-m2",
+            "sender": "assistant",
+            "text": ANSWER,
+            "created_at": "2026-09-14T09:01:00.000000Z",
+            "parent_message_uuid": "cai-m1",
+            "attachments": [],
+            "files": [],
+        },
     ]
-    conv = [{"uuid": "conv-claude-1", "name": "Refund webhook", "created_at": "2026-09-14T09:00:00.000000Z",
-             "updated_at": "2026-09-14T09:01:00.000000Z", "chat_messages": messages}]
+    conv = [
+        {
+            "uuid": "conv-claude-1",
+            "name": "Refund webhook",
+            "created_at": "2026-09-14T09:00:00.000000Z",
+            "updated_at": "2026-09-14T09:01:00.000000Z",
+            "chat_messages": messages,
+        }
+    ]
     path = root / "claude-ai" / "conversations.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(conv), encoding="utf-8")
@@ -111,9 +174,7 @@ def test_each_source_answers_a_personal_and_a_work_question_citing_itself(tmp_pa
     home = tmp_path / "home"
     ingested = CliRunner().invoke(main, ["ingest", str(path), "--json", "--home", str(home)])
     assert ingested.exit_code == 0, ingested.output
-    sessions = json.loads(
-        CliRunner().invoke(main, ["sessions", "--json", "--home", str(home)]).output
-    )
+    sessions = json.loads(CliRunner().invoke(main, ["sessions", "--json", "--home", str(home)]).output)
     assert [s["format"] for s in sessions] == [fmt]
     own = {s["id"] for s in sessions}
 

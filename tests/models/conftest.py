@@ -25,8 +25,6 @@ from vyre_memory.models.select import close_shared_backends
 FAKE_CLAUDE = Path(__file__).with_name("fake_claude.py")
 
 
-
-
 @pytest.fixture(autouse=True)
 def _close_selected_backends() -> Iterator[None]:
     yield

@@ -54,9 +54,18 @@ def test_ids_are_the_fact_and_stable_across_a_re_derive(world_home: Path) -> Non
 def _claude_line(session: str, uuid: str, text: str, ts: str, cwd: str = "/home/me/code/x") -> str:
     return json.dumps(
         {
-            "parentUuid": None, "isSidechain": False, "type": "user", "message": {"role": "user", "content": text},
-            "uuid": uuid, "timestamp": ts, "promptSource": "typed", "userType": "external", "entrypoint": "cli",
-            "cwd": cwd, "sessionId": session, "version": "2.1.0",
+            "parentUuid": None,
+            "isSidechain": False,
+            "type": "user",
+            "message": {"role": "user", "content": text},
+            "uuid": uuid,
+            "timestamp": ts,
+            "promptSource": "typed",
+            "userType": "external",
+            "entrypoint": "cli",
+            "cwd": cwd,
+            "sessionId": session,
+            "version": "2.1.0",
         }
     )
 
@@ -71,7 +80,8 @@ def _write_session(folder: Path, session: str, lines: list[tuple[str, str, str]]
 def test_delete_sticks_across_re_derive_until_a_new_turn_says_it_again(tmp_path: Path) -> None:
     projects = tmp_path / "projects" / "-home-me-code-x"
     _write_session(
-        projects, "00000000-0000-4000-8000-000000000001",
+        projects,
+        "00000000-0000-4000-8000-000000000001",
         [("u-1", "quick one before standup: my wife ines says hi, anyway the build is red", "2026-05-01T10:00:00Z")],
     )
     with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
@@ -88,7 +98,8 @@ def test_delete_sticks_across_re_derive_until_a_new_turn_says_it_again(tmp_path:
         assert mem.facts(relation="wife") == []
         assert mem.answer("what's my wife's name").abstained
         _write_session(
-            projects, "00000000-0000-4000-8000-000000000002",
+            projects,
+            "00000000-0000-4000-8000-000000000002",
             [("u-2", "my wife ines is on nights this week so i'm on school runs", "2026-06-01T10:00:00Z")],
         )
         mem.ingest([tmp_path / "projects"])
@@ -101,7 +112,8 @@ def test_delete_sticks_across_re_derive_until_a_new_turn_says_it_again(tmp_path:
 def test_changing_value_keeps_history_and_the_newest_wins(tmp_path: Path) -> None:
     projects = tmp_path / "projects" / "-home-me-code-x"
     _write_session(
-        projects, "00000000-0000-4000-8000-000000000003",
+        projects,
+        "00000000-0000-4000-8000-000000000003",
         [
             ("u-1", "we live in Leeds, the commute is fine", "2026-01-10T10:00:00Z"),
             ("u-2", "we just moved to York, boxes everywhere in the new house", "2026-04-10T10:00:00Z"),
@@ -124,7 +136,8 @@ def test_changing_value_keeps_history_and_the_newest_wins(tmp_path: Path) -> Non
 def test_repeated_mentions_raise_confidence(tmp_path: Path) -> None:
     projects = tmp_path / "projects" / "-home-me-code-x"
     _write_session(
-        projects, "00000000-0000-4000-8000-000000000004",
+        projects,
+        "00000000-0000-4000-8000-000000000004",
         [
             ("u-1", "my sister anna is visiting", "2026-01-10T10:00:00Z"),
             ("u-2", "taking my sister anna to the airport later", "2026-01-11T10:00:00Z"),

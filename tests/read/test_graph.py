@@ -18,13 +18,25 @@ def _names(mem: Memory) -> dict[str, str]:
 
 
 def _typed(session: str, uuid: str, text: str, ts: str, cwd: str) -> str:
-    return json.dumps(
-        {
-            "parentUuid": None, "isSidechain": False, "type": "user", "message": {"role": "user", "content": text},
-            "uuid": uuid, "timestamp": ts, "promptSource": "typed", "userType": "external", "entrypoint": "cli",
-            "cwd": cwd, "sessionId": session, "version": "2.1.0",
-        }
-    ) + "\n"
+    return (
+        json.dumps(
+            {
+                "parentUuid": None,
+                "isSidechain": False,
+                "type": "user",
+                "message": {"role": "user", "content": text},
+                "uuid": uuid,
+                "timestamp": ts,
+                "promptSource": "typed",
+                "userType": "external",
+                "entrypoint": "cli",
+                "cwd": cwd,
+                "sessionId": session,
+                "version": "2.1.0",
+            }
+        )
+        + "\n"
+    )
 
 
 def test_graph_is_derived_from_facts_projects_and_decisions(tmp_path: Path) -> None:
@@ -88,8 +100,13 @@ def test_edits_survive_re_ingest_and_re_derive(tmp_path: Path) -> None:
         extra = projects / "-home-joel-code-extra"
         extra.mkdir()
         (extra / "00000000-0000-4000-8000-00000000000a.jsonl").write_text(
-            _typed("00000000-0000-4000-8000-00000000000a", "x-1", "ok let's go with sqlite for the cache",
-                   "2026-10-08T10:00:00Z", "/home/joel/code/extra"),
+            _typed(
+                "00000000-0000-4000-8000-00000000000a",
+                "x-1",
+                "ok let's go with sqlite for the cache",
+                "2026-10-08T10:00:00Z",
+                "/home/joel/code/extra",
+            ),
             encoding="utf-8",
         )
         mem.ingest([projects])

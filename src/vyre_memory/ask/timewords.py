@@ -78,30 +78,121 @@ for _i, _names in enumerate(
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # Month words that are also ordinary English words or first names: only a window with a preposition,
 # a modifier, a day number or a year next to them.
-_AMBIGUOUS_MONTHS = {"may", "march", "august", "june", "jan", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov",
-                     "dec", "feb", "sept", "maja", "maj", "luty"}
+_AMBIGUOUS_MONTHS = {
+    "may",
+    "march",
+    "august",
+    "june",
+    "jan",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "oct",
+    "nov",
+    "dec",
+    "feb",
+    "sept",
+    "maja",
+    "maj",
+    "luty",
+}
 
 _WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _WEEKDAY_ALT = "|".join(_WEEKDAYS)
 
 _NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple": 2, "couple of": 2, "a couple": 2,
-    "a couple of": 2, "few": 3, "a few": 3, "several": 4,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "couple": 2,
+    "couple of": 2,
+    "a couple": 2,
+    "a couple of": 2,
+    "few": 3,
+    "a few": 3,
+    "several": 4,
 }
 _FUZZY_NUMBERS = {"couple", "couple of", "a couple", "a couple of", "few", "a few", "several"}
-_NUM = r"(?P<num>\d{1,3}|a couple of|a couple|couple of|couple|a few|few|several|an|a|one|two|three|four|five|six|" \
-       r"seven|eight|nine|ten|eleven|twelve)"
+_NUM = (
+    r"(?P<num>\d{1,3}|a couple of|a couple|couple of|couple|a few|few|several|an|a|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve)"
+)
 _UNIT = r"(?P<unit>minute|min|hour|hr|day|week|fortnight|month|year)s?"
 _SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _ORD = r"(?:st|nd|rd|th)"
 
-_DATE_PREPS = ("on", "since", "before", "after", "until", "till", "by", "from", "of", "around", "for", "between",
-               "and", "to", "thru", "through", "as")
+_DATE_PREPS = (
+    "on",
+    "since",
+    "before",
+    "after",
+    "until",
+    "till",
+    "by",
+    "from",
+    "of",
+    "around",
+    "for",
+    "between",
+    "and",
+    "to",
+    "thru",
+    "through",
+    "as",
+)
 _RANGE_JOINS = ("and", "to", "thru")
-_PREP_WORDS = ("in", "on", "during", "over", "at", "for", "of", "from", "since", "before", "after", "until", "till",
-               "by", "through", "throughout", "within", "around", "about", "w", "early", "late", "mid", "end",
-               "beginning", "start", "middle", "last", "this", "next", "past", "the", "between", "and", "to", "thru")
+_PREP_WORDS = (
+    "in",
+    "on",
+    "during",
+    "over",
+    "at",
+    "for",
+    "of",
+    "from",
+    "since",
+    "before",
+    "after",
+    "until",
+    "till",
+    "by",
+    "through",
+    "throughout",
+    "within",
+    "around",
+    "about",
+    "w",
+    "early",
+    "late",
+    "mid",
+    "end",
+    "beginning",
+    "start",
+    "middle",
+    "last",
+    "this",
+    "next",
+    "past",
+    "the",
+    "between",
+    "and",
+    "to",
+    "thru",
+)
 
 
 # ---------------------------------------------------------------- calendar helpers
@@ -357,8 +448,25 @@ def _season(ctx: _Ctx, season: str, which: str, year: int | None = None) -> tupl
     return max((c for c in cands if c[0] <= now), key=lambda c: c[0])
 
 
-_SEASON_PREPS = ("in", "over", "during", "since", "before", "after", "through", "throughout", "early", "late", "mid",
-                 "until", "all", "this", "last", "next", "past")
+_SEASON_PREPS = (
+    "in",
+    "over",
+    "during",
+    "since",
+    "before",
+    "after",
+    "through",
+    "throughout",
+    "early",
+    "late",
+    "mid",
+    "until",
+    "all",
+    "this",
+    "last",
+    "next",
+    "past",
+)
 
 
 def _h_season(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
@@ -495,8 +603,11 @@ def _h_ordinal(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
 
 
 def _h_quarter(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
-    q = int(m["q"][-1]) if m["q"] else {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2,
-                                        "3rd": 3, "4th": 4}[m["q2"]]
+    q = (
+        int(m["q"][-1])
+        if m["q"]
+        else {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}[m["q2"]]
+    )
     if m["y"]:
         year, rel = int(m["y"]), False
     else:
@@ -508,8 +619,26 @@ def _h_quarter(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
 
 
 def _h_year(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
-    if _prev_word(before) not in ("in", "during", "since", "before", "after", "until", "till", "of", "from",
-                                  "through", "throughout", "by", "early", "late", "mid", "year", "for", "around"):
+    if _prev_word(before) not in (
+        "in",
+        "during",
+        "since",
+        "before",
+        "after",
+        "until",
+        "till",
+        "of",
+        "from",
+        "through",
+        "throughout",
+        "by",
+        "early",
+        "late",
+        "mid",
+        "year",
+        "for",
+        "around",
+    ):
         return None
     y = int(m["y"])
     return _at(ctx, date(y, 1, 1)), _at(ctx, date(y + 1, 1, 1)), "exact", False
@@ -530,39 +659,83 @@ _MON = rf"(?P<mon>{_MONTH_ALT})\.?"
 _YEAR = r"(?P<y>(?:19|20)\d{2})"
 
 _BASES: list[tuple[re.Pattern[str], _Handler]] = [
-    (re.compile(r"(?<![\w.])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
-                r"(?:z|[+-]\d{2}:?\d{2})?)?(?![\w-])"), _h_iso),
-    (re.compile(r"(?<![\w./-])(?P<a>\d{1,2})(?P<sep>/)(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\w/%.])"),
-     _h_numeric),
+    (
+        re.compile(
+            r"(?<![\w.])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+            r"(?:z|[+-]\d{2}:?\d{2})?)?(?![\w-])"
+        ),
+        _h_iso,
+    ),
+    (re.compile(r"(?<![\w./-])(?P<a>\d{1,2})(?P<sep>/)(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\w/%.])"), _h_numeric),
     (re.compile(r"(?<![\w./-])(?P<a>\d{1,2})(?P<sep>\.)(?P<b>\d{1,2})\.(?P<y>\d{4})(?![\w.])"), _h_numeric),
     (re.compile(rf"\b{_MON}\s+(?P<d>\d{{1,2}}){_ORD}?\b(?:,?\s*{_YEAR}\b)?"), _h_written),
     (re.compile(rf"\b(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\s+(?:of\s+)?{_MON}(?![\w])(?:,?\s*{_YEAR}\b)?"), _h_written),
-    (re.compile(rf"\b{_MON}(?:,?\s+(?:of\s+)?{_YEAR}\b|\s+(?:of\s+)?(?P<yrel>last|this|next)\s+year\b)"),
-     _h_month_year),
+    (
+        re.compile(rf"\b{_MON}(?:,?\s+(?:of\s+)?{_YEAR}\b|\s+(?:of\s+)?(?P<yrel>last|this|next)\s+year\b)"),
+        _h_month_year,
+    ),
     (re.compile(rf"\b(?:(?P<which>last|this|next|past|previous)\s+)?{_MON}(?![\w-])"), _h_month),
-    (re.compile(r"\b(?:(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tonight|"
-                r"tomorrow|last\s+night|this\s+(?:morning|afternoon|evening)|earlier\s+today)\b"), _h_dayword),
-    (re.compile(r"\b(?P<which>(?:the\s+)?(?:last|past|previous)|this\s+past|this|next|current|coming|"
-                r"earlier\s+this)\s+(?P<unit>week|weekend|month|year|quarter|spring|summer|fall|autumn|winter)\b"
-                r"(?!\s+of\b)"),
-     _h_period),
+    (
+        re.compile(
+            r"\b(?:(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday|today|tonight|"
+            r"tomorrow|last\s+night|this\s+(?:morning|afternoon|evening)|earlier\s+today)\b"
+        ),
+        _h_dayword,
+    ),
+    (
+        re.compile(
+            r"\b(?P<which>(?:the\s+)?(?:last|past|previous)|this\s+past|this|next|current|coming|"
+            r"earlier\s+this)\s+(?P<unit>week|weekend|month|year|quarter|spring|summer|fall|autumn|winter)\b"
+            r"(?!\s+of\b)"
+        ),
+        _h_period,
+    ),
     (re.compile(r"\b(?:over|on|at|during)\s+the\s+(?P<unit>weekend)\b(?P<which>)"), _h_period),
-    (re.compile(r"\b(?P<season>spring|summer|fall|autumn|winter)(?:\s+(?:of\s+)?(?P<y>(?:19|20)\d{2}))?\b"
-                r"(?!\s+(?:boot|framework|cloud|security|data|batch|mvc|break|cleaning|roll|intern|sale|release)\b)"),
-     _h_season),
-    (re.compile(rf"\b(?:(?P<approx>about|around|roughly|approximately|approx\.?|some|like|maybe|almost|nearly|"
-                rf"over|more than|less than|just over|just under)\s+)?{_NUM}\s+{_UNIT}\s+(?:ago|back)\b"), _h_ago),
+    (
+        re.compile(
+            r"\b(?P<season>spring|summer|fall|autumn|winter)(?:\s+(?:of\s+)?(?P<y>(?:19|20)\d{2}))?\b"
+            r"(?!\s+(?:boot|framework|cloud|security|data|batch|mvc|break|cleaning|roll|intern|sale|release)\b)"
+        ),
+        _h_season,
+    ),
+    (
+        re.compile(
+            rf"\b(?:(?P<approx>about|around|roughly|approximately|approx\.?|some|like|maybe|almost|nearly|"
+            rf"over|more than|less than|just over|just under)\s+)?{_NUM}\s+{_UNIT}\s+(?:ago|back)\b"
+        ),
+        _h_ago,
+    ),
     (re.compile(r"\bthe\s+(?P<unit>week|month|year)\s+before\s+last\b"), _h_before_last),
-    (re.compile(r"\b(?:(?:last|this)\s+)?(?P<h>christmas\s+eve|christmas(?:\s+day)?|xmas|new\s+year'?s?\s+eve|"
-                r"new\s+year'?s?\s+day|halloween|valentine'?s?\s+day|thanksgiving)\b"), _h_holiday),
-    (re.compile(rf"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:last|past|previous)\s+{_NUM}\s+"
-                rf"(?P<unit>day|week|fortnight|month|year)s?\b"), _h_lastn),
-    (re.compile(rf"\b(?:(?P<wk2>last|this|next)\s+week'?s?\s+|(?P<which>last|this\s+past|this|next|past|previous)\s+)?"
-                rf"(?P<wd>{_WEEKDAY_ALT})(?!s\b)(?:\s+(?:morning|afternoon|evening|night))?"
-                r"(?:\s+(?:of\s+)?(?P<wk>last|this|next)\s+week)?\b"), _h_weekday),
+    (
+        re.compile(
+            r"\b(?:(?:last|this)\s+)?(?P<h>christmas\s+eve|christmas(?:\s+day)?|xmas|new\s+year'?s?\s+eve|"
+            r"new\s+year'?s?\s+day|halloween|valentine'?s?\s+day|thanksgiving)\b"
+        ),
+        _h_holiday,
+    ),
+    (
+        re.compile(
+            rf"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:last|past|previous)\s+{_NUM}\s+"
+            rf"(?P<unit>day|week|fortnight|month|year)s?\b"
+        ),
+        _h_lastn,
+    ),
+    (
+        re.compile(
+            rf"\b(?:(?P<wk2>last|this|next)\s+week'?s?\s+|(?P<which>last|this\s+past|this|next|past|previous)\s+)?"
+            rf"(?P<wd>{_WEEKDAY_ALT})(?!s\b)(?:\s+(?:morning|afternoon|evening|night))?"
+            r"(?:\s+(?:of\s+)?(?P<wk>last|this|next)\s+week)?\b"
+        ),
+        _h_weekday,
+    ),
     (re.compile(rf"\bthe\s+(?P<d>\d{{1,2}}){_ORD}\b(?:\s+of\s+(?P<rel>this|last)\s+month\b)?"), _h_ordinal),
-    (re.compile(rf"\b(?:(?P<q>q[1-4])|(?:the\s+)?(?P<q2>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter)"
-                rf"(?:\s+(?:of\s+)?{_YEAR})?\b"), _h_quarter),
+    (
+        re.compile(
+            rf"\b(?:(?P<q>q[1-4])|(?:the\s+)?(?P<q2>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter)"
+            rf"(?:\s+(?:of\s+)?{_YEAR})?\b"
+        ),
+        _h_quarter,
+    ),
     (re.compile(r"(?<![\w.\-/#])(?P<y>(?:19|20)\d{2})(?![\w\-/.%])"), _h_year),
     (re.compile(r"\b(?:recently|lately|of late|the other day|a while (?:ago|back)|not long ago)\b"), _h_vague),
 ]
@@ -683,8 +856,9 @@ _TRIGGERS: dict[_Handler, frozenset[str]] = {
     _h_season: frozenset(_SEASONS),
     _h_ago: frozenset({"ago", "back"}),
     _h_before_last: frozenset({"last"}),
-    _h_holiday: frozenset({"christmas", "xmas", "year", "years", "halloween", "valentine", "valentines",
-                           "thanksgiving"}),
+    _h_holiday: frozenset(
+        {"christmas", "xmas", "year", "years", "halloween", "valentine", "valentines", "thanksgiving"}
+    ),
     _h_lastn: frozenset({"last", "past", "previous"}),
     _h_weekday: frozenset(_WEEKDAYS),
     _h_quarter: frozenset({"q", "quarter"}),
@@ -709,7 +883,7 @@ def _base_hits(low: str, ctx: _Ctx, words: set[str] | None = None) -> list[_Hit]
         if words.isdisjoint(_TRIGGERS[handler]):
             continue
         for m in pattern.finditer(low):
-            got = handler(m, ctx, low[max(0, m.start() - 40): m.start()])
+            got = handler(m, ctx, low[max(0, m.start() - 40) : m.start()])
             if got is not None:
                 s, e, strength, rel = got
                 end = m.end() + 2 if low.startswith("'s", m.end()) else m.end()  # "yesterday's", "tuesday's"
@@ -726,15 +900,15 @@ def _longest_first(hits: list[_Hit]) -> list[_Hit]:
     taken = bytearray(max((h.end for h in hits), default=0))
     chosen: list[_Hit] = []
     for h in hits:
-        if not any(taken[h.start: h.end]):
-            taken[h.start: h.end] = b"\x01" * (h.end - h.start)
+        if not any(taken[h.start : h.end]):
+            taken[h.start : h.end] = b"\x01" * (h.end - h.start)
             chosen.append(h)
     chosen.sort(key=lambda h: h.start)
     return chosen[:_MAX_HITS]
 
 
 def _shift(sm: re.Match[str], anchor: _Hit, ctx: _Ctx) -> tuple[datetime, datetime, str]:
-    """"the day before X", "two weeks before X", "the sunday before X", "the weekend before X"."""
+    """ "the day before X", "two weeks before X", "the sunday before X", "the weekend before X"."""
     n = _num(" ".join(sm["n"].split())) if sm["n"] else 1
     unit = sm["unit"]
     back = sm["dir"] in ("before", "earlier") or sm["dir"].startswith("prior")
@@ -785,7 +959,7 @@ def _parse_time(question: str, now: datetime) -> TimeParse:
     for sm in shifts:
         if any(h.start <= sm.start("unit") < h.end and h.end > sm.end("dir") for h in hits):
             continue  # inside a longer phrase ("the day before yesterday")
-        nxt = next((h for h in hits if h.start >= sm.end() and not low[sm.end(): h.start].strip()), None)
+        nxt = next((h for h in hits if h.start >= sm.end() and not low[sm.end() : h.start].strip()), None)
         if nxt is None:
             blocked = True  # its words stay in the question: they are about an event, not a date
             continue
@@ -793,7 +967,7 @@ def _parse_time(question: str, now: datetime) -> TimeParse:
         # joined with the anchor itself: what happened "the week before august 3" is often told on august 3
         s, e = min(s, nxt.s), max(e, nxt.e)
         hits = [h for h in hits if h is not nxt and (h.end <= sm.start() or h.start >= sm.end())]
-        hits.append(_Hit(sm.start(), nxt.end, s, e, strength, nxt.relative, low[sm.start(): nxt.end]))
+        hits.append(_Hit(sm.start(), nxt.end, s, e, strength, nxt.relative, low[sm.start() : nxt.end]))
     hits.sort(key=lambda h: h.start)
     for h in hits:
         _apply_prefix(h, low, ctx)
@@ -801,10 +975,12 @@ def _parse_time(question: str, now: datetime) -> TimeParse:
     merged: list[_Hit] = []
     for h in hits:
         prev = merged[-1] if merged else None
-        if prev is not None and prev.ranged and re.fullmatch(
-            r"\s*(?:and|to|until|till|through|thru|-|–)\s*", low[prev.end: h.start]
+        if (
+            prev is not None
+            and prev.ranged
+            and re.fullmatch(r"\s*(?:and|to|until|till|through|thru|-|–)\s*", low[prev.end : h.start])
         ):
-            prev.e, prev.end, prev.text = max(prev.e, h.e), h.end, low[prev.start: h.end]
+            prev.e, prev.end, prev.text = max(prev.e, h.e), h.end, low[prev.start : h.end]
             prev.strength = "exact" if prev.strength == h.strength == "exact" else "fuzzy"
             prev.ranged = False
             continue
@@ -816,7 +992,7 @@ def _parse_time(question: str, now: datetime) -> TimeParse:
     s, e, strength = _combine(merged)
     if e <= s:
         return TimeParse(None, tuple(spans), False)
-    text = " ".join(low[h.start: h.end] for h in merged)
+    text = " ".join(low[h.start : h.end] for h in merged)
     return TimeParse(TimeWindow(s.astimezone(UTC), e.astimezone(UTC), strength, text), tuple(spans), False)
 
 

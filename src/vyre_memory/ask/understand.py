@@ -27,8 +27,20 @@ __all__ = ["QCLASSES", "TimeWindow", "Understanding", "classify", "strip_time_wo
 
 MAX_CHARS = 1000  # a longer "question" is a pasted blob: it is understood from its first 1,000 characters
 QCLASSES = (
-    "person", "relation", "place", "file", "bug", "decision", "deploy", "date", "number", "tool", "who-said",
-    "thing", "preference", "other",
+    "person",
+    "relation",
+    "place",
+    "file",
+    "bug",
+    "decision",
+    "deploy",
+    "date",
+    "number",
+    "tool",
+    "who-said",
+    "thing",
+    "preference",
+    "other",
 )
 
 
@@ -49,138 +61,190 @@ class Understanding:
 
 # ---------------------------------------------------------------- question class
 
-_KIN_NEAR = (r"wife|husband|spouse|dad|father|mom|mum|mother|son|daughter|sister|brother|sibling|kid|child|"
-             r"baby|boss|manager|teacher|doctor|dentist|realtor|landlord|neighbou?r|friend|colleague|coworker")
-_KIN_FAR = (r"nephew|niece|cousin|aunt|uncle|partner|boyfriend|girlfriend|fianc[eé]e?|godson|goddaughter|godfather|"
-            r"godmother|step\w+|\w+-in-law|grand\w+|ex")
-_ARTIFACT = (r"file|files|notebook|notebooks|migration|migrations|module|modules|script|scripts|dbt model|"
-             r"source file|config file|test file|function|method|directory|folder|repo|repository|file path|"
-             r"dockerfile|makefile|workflow file|stylesheet|sql file|table")
-_PLACE_NOUNS = (r"city|town|village|country|state|neighbou?rhood|part of|district|area|suburb|street|address|"
-                r"hospital|clinic|school|preschool|daycare|kindergarten|university|college|campus|office|gym|"
-                r"restaurant|cafe|bar|hotel|airport|station|park|church|venue|studio|shop|store|island|region")
-_FAIL = (r"fail\w*|error\w*|broke|broken|break|breaking|crash\w*|bug\w*|wrong|twice|double\w*|duplicat\w*|"
-         r"missing|stuck|hang\w*|timeout\w*|timing out|slow\w*|leak\w*|flak\w*|(?<!shut )down|outage|getting|oom\w*|"
-         r"killed|\d{3}s?|5xx|4xx|reject\w*|refus\w*|denied|lost|drop\w*|off by|not|n't|never|empty|blank|"
-         r"garbled|corrupt\w*|mismatch\w*|wrong\w*")
+_KIN_NEAR = (
+    r"wife|husband|spouse|dad|father|mom|mum|mother|son|daughter|sister|brother|sibling|kid|child|"
+    r"baby|boss|manager|teacher|doctor|dentist|realtor|landlord|neighbou?r|friend|colleague|coworker"
+)
+_KIN_FAR = (
+    r"nephew|niece|cousin|aunt|uncle|partner|boyfriend|girlfriend|fianc[eé]e?|godson|goddaughter|godfather|"
+    r"godmother|step\w+|\w+-in-law|grand\w+|ex"
+)
+_ARTIFACT = (
+    r"file|files|notebook|notebooks|migration|migrations|module|modules|script|scripts|dbt model|"
+    r"source file|config file|test file|function|method|directory|folder|repo|repository|file path|"
+    r"dockerfile|makefile|workflow file|stylesheet|sql file|table"
+)
+_PLACE_NOUNS = (
+    r"city|town|village|country|state|neighbou?rhood|part of|district|area|suburb|street|address|"
+    r"hospital|clinic|school|preschool|daycare|kindergarten|university|college|campus|office|gym|"
+    r"restaurant|cafe|bar|hotel|airport|station|park|church|venue|studio|shop|store|island|region"
+)
+_FAIL = (
+    r"fail\w*|error\w*|broke|broken|break|breaking|crash\w*|bug\w*|wrong|twice|double\w*|duplicat\w*|"
+    r"missing|stuck|hang\w*|timeout\w*|timing out|slow\w*|leak\w*|flak\w*|(?<!shut )down|outage|getting|oom\w*|"
+    r"killed|\d{3}s?|5xx|4xx|reject\w*|refus\w*|denied|lost|drop\w*|off by|not|n't|never|empty|blank|"
+    r"garbled|corrupt\w*|mismatch\w*|wrong\w*"
+)
 
 _RULES: list[tuple[str, re.Pattern[str]]] = [
-    ("who-said", re.compile(
-        r"^(?:and |so )?who (?:\w+ )?(?:said|says|asked|asks|asking|suggested|suggests|proposed|proposes|reported|"
-        r"wrote|written|pushed|pushing|recommended|raised|requested|mentioned|flagged|came up with|wanted|"
-        r"insisted|argued|complained|noticed|pointed out|filed|opened|objected|vetoed|championed|advocated|"
-        r"approved|signed off|brought up|told)\b"
-        r"|^whose (?:idea|notebook|suggestion|proposal|code|pr|pull request|change|commit|script|branch|ticket|"
-        r"call|decision|fault|request|plan|design|query|analysis|patch|review|comment|message)\b"
-        r"|^what (?:did|does|do) (?!(?:we|i|you|they|it|the|this|that|a|an)\b)[\w'.-]+(?: [\w'.-]+)? "
-        r"(?:say|said|think|suggest|propose|mention|ask for|ask|recommend|argue|insist|complain|tell|push for|"
-        r"object|prefer to)\b"
-        r"|^what did (?!(?:we|i|you|they|it|the|this|that|a|an)\b)[\w'.-]+(?: [\w'.-]+)? want\b(?! to)"
-        r"|^according to\b"
-    )),
-    ("relation", re.compile(
-        r"\bhow (?:do|did) (?:i|we) (?:know|meet|met)\b|\bhow (?:do|did) (?:i|we) get to know\b"
-        r"|^who(?: is|'s| was) [\w' .-]+ to (?:me|us)\b|\bwhat is [\w' .-]+ to (?:me|us)\b"
-        r"|^who (?:do|did) (?:i|we) (?:live|stay|share|work|hang|travel|room)\b"
-        r"|\bhow (?:is|are|was|were) [\w' .-]+ related\b|\bmy relationship (?:with|to)\b"
-        rf"|\b(?:my|our) (?:{_KIN_FAR})'s (?:name|first name)\b"
-        rf"|^who(?: is|'s) (?:my|our) (?:{_KIN_FAR})\b"
-    )),
-    ("preference", re.compile(
-        r"\b(?:i|we) (?:usually|normally|typically|generally|always|often|mostly|tend to|like to|love to|prefer|"
-        r"like|love|enjoy|hate|dislike|rather)\b|\bfavou?rite\b|\bprefer\w*\b|\benjoy\w*\b"
-        r"|^(?:what|which) (?:days?|nights?|mornings?|evenings?|afternoons?|weekdays?) (?:do|am|does|is|are) (?:i|we)\b"
-        r"|^what do (?:i|we) (?:drink|eat|wear|read|watch|listen to|play|cook|order|snack on|have for)\b"
-        r"|\bdoes [\w'-]+ (?:like|love|hate|enjoy|prefer)\b|\bwould [\w'-]+ (?:likely )?(?:like|enjoy|prefer|want)\b"
-    )),
-    ("number", re.compile(
-        r"^(?:by |for |in |about |after |roughly )?how (?:many|much|long(?! ago)|old|far|often|big|large|tall|fast|"
-        r"heavy|high|low|deep|wide|frequently)\b|\bwhat (?:percentage|percent|share|fraction|amount|floor|price|"
-        r"number of)\b|^what time\b|\bwhat(?:'s| is| was) the (?:total|count|sum|average|median)\b"
-    )),
-    ("file", re.compile(
-        rf"\b(?:which|what)(?: \w+)?(?: \w+)? (?:{_ARTIFACT})\b(?! (?:do|does|did) (?:i|we) (?:prefer|like))"
-        rf"|\bin which (?:{_ARTIFACT})\b|\bwhere (?:is|was|are|were|do|did) (?:the )?[\w.' -]+ (?:defined|"
-        r"implemented|configured|located in the code)\b|\bwhat(?:'s| is| was) the (?:file ?name|path)\b"
-    )),
-    ("tool", re.compile(
-        r"\b(?:what|which)(?: \w+)? (?:command|commands|library|libraries|package|packages|tool|tools|framework|"
-        r"cli|package manager|database|db|orm|linter|formatter|editor|ide|plugin|extension|sdk|api client|"
-        r"provider|platform|language|runtime|queue|broker|test runner|flag|option|setting)\b"
-        r"|\bwhat (?:did|do|does) (?:we|i|you) use (?:to|for)\b|\bwhat (?:did|do) (?:we|i) run\b"
-        r"|\bwhere (?:is|was|are|were|do|did) (?:the )?[\w.' -]+ (?:hosted|deployed|running|run|served|stored|"
-        r"kept)\b|\bhow do (?:i|we|you) (?:run|install|start|invoke|launch)\b"
-        r"|\bname of (?:the |our |my |that )?(?:\w+ )?(?:library|tool|package|framework|command|cli|database|plugin)\b"
-        r"|\bwhich (?:cloud|host|hosting)\b"
-    )),
-    ("deploy", re.compile(
-        r"\b(?:deploy\w*|ship|shipped|ships|shipping|release|released|releases|go live|went live|gone live|"
-        r"goes live|roll(?:ed)? (?:it |this |that )?back|rollback|rolled out|roll out|rollout|launch\w*|"
-        r"hotfix release|cut the release|tagged)\b"
-        r"|\b(?:what|which)(?: [\w.-]+)? version\b|\bversion (?:shipped|fixed|included|contained|had)\b"
-    )),
-    ("date", re.compile(
-        r"^(?:and |so |but )?when\b|\b(?:what|which) (?:date|day|year|month|week|weekday)\b|\bwhat time of year\b"
-        r"|\bhow long ago\b|\bbirthday\b|\banniversary\b"
-    )),
-    ("bug", re.compile(
-        r"\bwhat (?:caused|causes? (?:the|a|an|this|that|it|these|those)|broke|breaks|went wrong|was wrong|"
-        r"is wrong|fixed|failed|crashed)\b"
-        r"|\bwhat was (?:wrong|broken|the (?:(?!(?:after|before|for|of|in|with|from|on|at)\b)[\w.-]+ ){0,4}"
-        r"(?:problem|issue|error|bug|cause|root cause|ticket|fix))\b"
-        r"|\bhow (?:did|do|was|were|is) (?:we |i |you |it |they )?(?:fix|fixed|solve|solved|resolve|resolved|"
-        r"debug|work around|patch)\w*\b"
-        r"|\b(?:bug|bugs|flaky|flake|regression|exception|traceback|stack trace|crash\w*|outage|incident|"
-        r"vulnerability|vulnerabilities|cve|idor|xss|csrf|injection|sev\d|postmortem|post-mortem|root cause|"
-        r"error|errors|ticket)\b"
-        r"|^why (?:didn't|doesn't|don't|wasn't|weren't|isn't|aren't|wouldn't|couldn't|can't|won't|hasn't|haven't) "
-        r"(?!(?:we|i)\b)"
-        rf"|^why (?:did|didn't|does|doesn't|do|don't|was|wasn't|were|weren't|is|isn't|are|aren't|would|wouldn't|"
-        rf"could|couldn't|can't|won't|has|hasn't|had) (?!(?:we|i)\b)(?:[\w'.-]+ ){{0,8}}?(?:{_FAIL})\b"
-    )),
-    ("decision", re.compile(
-        r"\b(?:decide|decided|decides|deciding|decision|decisions|pick|picked|choose|chose|chosen|choosing|"
-        r"go with|went with|going with|settle on|settled on|agree on|agreed on|agreed to|agree with|agreed with|"
-        r"opt for|opted for|"
-        r"trade-?offs?)\b"
-        r"|\b(?:we|i) (?:\w+ )?(?:drop|dropped|replace|replaced|switch|switched|move|moved|abandon|abandoned|"
-        r"reject|rejected|migrate|migrated|reverse|reversed|revert|reverted|standardi[sz]e|standardi[sz]ed)\b"
-        r"|\bwhat (?:did|do) (?:we|i) (?:do|end up doing|land on) (?:about|with|for)\b"
-        r"|^why (?:did|do|are|didn't|don't|aren't) (?:we|i)\b"
-        r"|^how (?:does|do|is|are|was|were|did|will|should) (?:the )?[\w.-]+(?: [\w.-]+){0,3} "
-        r"(?:call|calls|talk|talks|deliver|"
-        r"delivered|store|stored|handle|handled|work|connect|connected|sent|send|structured|designed|authenticate|"
-        r"authenticated|integrate|integrated|communicate|sync|synced|cache|cached|paginate|versioned|scheduled|"
-        r"trigger|triggered)\b"
-        r"|\bhow (?:should|do|did) (?:we|i) (?:handle|store|structure|approach|model|represent|deal with)\b"
-    )),
-    ("number", re.compile(
-        r"\b(?:mae|wape|mape|rmse|mse|smape|auc|roc|f1|accuracy|precision|recall|latency|p50|p90|p95|p99|"
-        r"throughput|qps|rps|percentage|percent|rate|price|cost|costs|limit|salary|rent|budget|total|count|score|"
-        r"number(?! one)|fee|bill|invoice amount|threshold|timeout value|size|memory|cpu|ram|quota|uptime|revenue|"
-        r"margin|discount|balance|age|weight|height|distance|speed|duration|temperature|port|timeout|ttl|"
-        r"interval|retries|retry count|batch size|version number)\b(?! (?:bug|issue))"
-    )),
-    ("place", re.compile(
-        rf"^(?:and |so )?where\b|\b(?:which|what) (?:{_PLACE_NOUNS})\b|\bname of [\w' ]*(?:{_PLACE_NOUNS})\b"
-        rf"|^what(?:'s| is| was) (?:(?:the|my|our|your) )?(?:[\w-]+'s )?(?:{_PLACE_NOUNS}) called\b"
-        r"|^(?!why\b|how\b).*\b(?:live|lives|living|lived|move|moved|moving|grew up|born|stay|stayed|travel\w*|"
-        r"vacation\w*) (?:in|to|at|from)\b(?! (?:the )?(?:office|meeting))"
-    )),
-    ("person", re.compile(
-        r"^(?:and |so )?(?:who|whom|whose)\b"
-        r"|(?<!did i )(?<!did we )(?<!to )\b(?:names?|surnames?|last name|first name|maiden name|full name)\b"
-        r"|\bwhat does (?!(?:i|we)\b)[\w'-]+ do (?:for work|for a living|at work|professionally)\b"
-        r"|^what(?:'s| is| was) (?!(?:my|our|your)\b)[\w-]+'s (?:job|occupation|profession|role|title|position)\b"
-        r"|\bwhat is (?!(?:my|our)\b)[\w-]+'s job\b"
-    )),
-    ("thing", re.compile(
-        r"\b(?:called|kind of|type of|sort of|breed|brand|make and model|model of|make of|species)\b"
-        r"|^(?:what|which) (?!(?:kind|type|sort|time|day|days|year)\b)\w+ (?:do|am|did|have|does|is|was) (?:i|we)\b"
-        r"|^which (?!(?:kind|type|sort|time|day|days|year|one|ones)\b)\w+ (?:did|does|do|is|was|were|are|has|had)\b"
-        r"|^what (?:\w+ )?(?:car|laptop|phone|bike|computer|keyboard|camera|guitar|instrument|pet|dog|cat|"
-        r"animal|book|game|movie|film|song|album|show|gift|present|toy)\b"
-    )),
+    (
+        "who-said",
+        re.compile(
+            r"^(?:and |so )?who (?:\w+ )?(?:said|says|asked|asks|asking|suggested|suggests|proposed|proposes|reported|"
+            r"wrote|written|pushed|pushing|recommended|raised|requested|mentioned|flagged|came up with|wanted|"
+            r"insisted|argued|complained|noticed|pointed out|filed|opened|objected|vetoed|championed|advocated|"
+            r"approved|signed off|brought up|told)\b"
+            r"|^whose (?:idea|notebook|suggestion|proposal|code|pr|pull request|change|commit|script|branch|ticket|"
+            r"call|decision|fault|request|plan|design|query|analysis|patch|review|comment|message)\b"
+            r"|^what (?:did|does|do) (?!(?:we|i|you|they|it|the|this|that|a|an)\b)[\w'.-]+(?: [\w'.-]+)? "
+            r"(?:say|said|think|suggest|propose|mention|ask for|ask|recommend|argue|insist|complain|tell|push for|"
+            r"object|prefer to)\b"
+            r"|^what did (?!(?:we|i|you|they|it|the|this|that|a|an)\b)[\w'.-]+(?: [\w'.-]+)? want\b(?! to)"
+            r"|^according to\b"
+        ),
+    ),
+    (
+        "relation",
+        re.compile(
+            r"\bhow (?:do|did) (?:i|we) (?:know|meet|met)\b|\bhow (?:do|did) (?:i|we) get to know\b"
+            r"|^who(?: is|'s| was) [\w' .-]+ to (?:me|us)\b|\bwhat is [\w' .-]+ to (?:me|us)\b"
+            r"|^who (?:do|did) (?:i|we) (?:live|stay|share|work|hang|travel|room)\b"
+            r"|\bhow (?:is|are|was|were) [\w' .-]+ related\b|\bmy relationship (?:with|to)\b"
+            rf"|\b(?:my|our) (?:{_KIN_FAR})'s (?:name|first name)\b"
+            rf"|^who(?: is|'s) (?:my|our) (?:{_KIN_FAR})\b"
+        ),
+    ),
+    (
+        "preference",
+        re.compile(
+            r"\b(?:i|we) (?:usually|normally|typically|generally|always|often|mostly|tend to|like to|love to|prefer|"
+            r"like|love|enjoy|hate|dislike|rather)\b|\bfavou?rite\b|\bprefer\w*\b|\benjoy\w*\b"
+            r"|^(?:what|which) (?:days?|nights?|mornings?|evenings?|afternoons?|weekdays?) (?:do|am|does|is|are) (?:i|we)\b"  # noqa: E501
+            r"|^what do (?:i|we) (?:drink|eat|wear|read|watch|listen to|play|cook|order|snack on|have for)\b"
+            r"|\bdoes [\w'-]+ (?:like|love|hate|enjoy|prefer)\b|\bwould [\w'-]+ (?:likely )?(?:like|enjoy|prefer|want)\b"  # noqa: E501
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"^(?:by |for |in |about |after |roughly )?how (?:many|much|long(?! ago)|old|far|often|big|large|tall|fast|"
+            r"heavy|high|low|deep|wide|frequently)\b|\bwhat (?:percentage|percent|share|fraction|amount|floor|price|"
+            r"number of)\b|^what time\b|\bwhat(?:'s| is| was) the (?:total|count|sum|average|median)\b"
+        ),
+    ),
+    (
+        "file",
+        re.compile(
+            rf"\b(?:which|what)(?: \w+)?(?: \w+)? (?:{_ARTIFACT})\b(?! (?:do|does|did) (?:i|we) (?:prefer|like))"
+            rf"|\bin which (?:{_ARTIFACT})\b|\bwhere (?:is|was|are|were|do|did) (?:the )?[\w.' -]+ (?:defined|"
+            r"implemented|configured|located in the code)\b|\bwhat(?:'s| is| was) the (?:file ?name|path)\b"
+        ),
+    ),
+    (
+        "tool",
+        re.compile(
+            r"\b(?:what|which)(?: \w+)? (?:command|commands|library|libraries|package|packages|tool|tools|framework|"
+            r"cli|package manager|database|db|orm|linter|formatter|editor|ide|plugin|extension|sdk|api client|"
+            r"provider|platform|language|runtime|queue|broker|test runner|flag|option|setting)\b"
+            r"|\bwhat (?:did|do|does) (?:we|i|you) use (?:to|for)\b|\bwhat (?:did|do) (?:we|i) run\b"
+            r"|\bwhere (?:is|was|are|were|do|did) (?:the )?[\w.' -]+ (?:hosted|deployed|running|run|served|stored|"
+            r"kept)\b|\bhow do (?:i|we|you) (?:run|install|start|invoke|launch)\b"
+            r"|\bname of (?:the |our |my |that )?(?:\w+ )?(?:library|tool|package|framework|command|cli|database|plugin)\b"  # noqa: E501
+            r"|\bwhich (?:cloud|host|hosting)\b"
+        ),
+    ),
+    (
+        "deploy",
+        re.compile(
+            r"\b(?:deploy\w*|ship|shipped|ships|shipping|release|released|releases|go live|went live|gone live|"
+            r"goes live|roll(?:ed)? (?:it |this |that )?back|rollback|rolled out|roll out|rollout|launch\w*|"
+            r"hotfix release|cut the release|tagged)\b"
+            r"|\b(?:what|which)(?: [\w.-]+)? version\b|\bversion (?:shipped|fixed|included|contained|had)\b"
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            r"^(?:and |so |but )?when\b|\b(?:what|which) (?:date|day|year|month|week|weekday)\b|\bwhat time of year\b"
+            r"|\bhow long ago\b|\bbirthday\b|\banniversary\b"
+        ),
+    ),
+    (
+        "bug",
+        re.compile(
+            r"\bwhat (?:caused|causes? (?:the|a|an|this|that|it|these|those)|broke|breaks|went wrong|was wrong|"
+            r"is wrong|fixed|failed|crashed)\b"
+            r"|\bwhat was (?:wrong|broken|the (?:(?!(?:after|before|for|of|in|with|from|on|at)\b)[\w.-]+ ){0,4}"
+            r"(?:problem|issue|error|bug|cause|root cause|ticket|fix))\b"
+            r"|\bhow (?:did|do|was|were|is) (?:we |i |you |it |they )?(?:fix|fixed|solve|solved|resolve|resolved|"
+            r"debug|work around|patch)\w*\b"
+            r"|\b(?:bug|bugs|flaky|flake|regression|exception|traceback|stack trace|crash\w*|outage|incident|"
+            r"vulnerability|vulnerabilities|cve|idor|xss|csrf|injection|sev\d|postmortem|post-mortem|root cause|"
+            r"error|errors|ticket)\b"
+            r"|^why (?:didn't|doesn't|don't|wasn't|weren't|isn't|aren't|wouldn't|couldn't|can't|won't|hasn't|haven't) "
+            r"(?!(?:we|i)\b)"
+            rf"|^why (?:did|didn't|does|doesn't|do|don't|was|wasn't|were|weren't|is|isn't|are|aren't|would|wouldn't|"
+            rf"could|couldn't|can't|won't|has|hasn't|had) (?!(?:we|i)\b)(?:[\w'.-]+ ){{0,8}}?(?:{_FAIL})\b"
+        ),
+    ),
+    (
+        "decision",
+        re.compile(
+            r"\b(?:decide|decided|decides|deciding|decision|decisions|pick|picked|choose|chose|chosen|choosing|"
+            r"go with|went with|going with|settle on|settled on|agree on|agreed on|agreed to|agree with|agreed with|"
+            r"opt for|opted for|"
+            r"trade-?offs?)\b"
+            r"|\b(?:we|i) (?:\w+ )?(?:drop|dropped|replace|replaced|switch|switched|move|moved|abandon|abandoned|"
+            r"reject|rejected|migrate|migrated|reverse|reversed|revert|reverted|standardi[sz]e|standardi[sz]ed)\b"
+            r"|\bwhat (?:did|do) (?:we|i) (?:do|end up doing|land on) (?:about|with|for)\b"
+            r"|^why (?:did|do|are|didn't|don't|aren't) (?:we|i)\b"
+            r"|^how (?:does|do|is|are|was|were|did|will|should) (?:the )?[\w.-]+(?: [\w.-]+){0,3} "
+            r"(?:call|calls|talk|talks|deliver|"
+            r"delivered|store|stored|handle|handled|work|connect|connected|sent|send|structured|designed|authenticate|"
+            r"authenticated|integrate|integrated|communicate|sync|synced|cache|cached|paginate|versioned|scheduled|"
+            r"trigger|triggered)\b"
+            r"|\bhow (?:should|do|did) (?:we|i) (?:handle|store|structure|approach|model|represent|deal with)\b"
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"\b(?:mae|wape|mape|rmse|mse|smape|auc|roc|f1|accuracy|precision|recall|latency|p50|p90|p95|p99|"
+            r"throughput|qps|rps|percentage|percent|rate|price|cost|costs|limit|salary|rent|budget|total|count|score|"
+            r"number(?! one)|fee|bill|invoice amount|threshold|timeout value|size|memory|cpu|ram|quota|uptime|revenue|"
+            r"margin|discount|balance|age|weight|height|distance|speed|duration|temperature|port|timeout|ttl|"
+            r"interval|retries|retry count|batch size|version number)\b(?! (?:bug|issue))"
+        ),
+    ),
+    (
+        "place",
+        re.compile(
+            rf"^(?:and |so )?where\b|\b(?:which|what) (?:{_PLACE_NOUNS})\b|\bname of [\w' ]*(?:{_PLACE_NOUNS})\b"
+            rf"|^what(?:'s| is| was) (?:(?:the|my|our|your) )?(?:[\w-]+'s )?(?:{_PLACE_NOUNS}) called\b"
+            r"|^(?!why\b|how\b).*\b(?:live|lives|living|lived|move|moved|moving|grew up|born|stay|stayed|travel\w*|"
+            r"vacation\w*) (?:in|to|at|from)\b(?! (?:the )?(?:office|meeting))"
+        ),
+    ),
+    (
+        "person",
+        re.compile(
+            r"^(?:and |so )?(?:who|whom|whose)\b"
+            r"|(?<!did i )(?<!did we )(?<!to )\b(?:names?|surnames?|last name|first name|maiden name|full name)\b"
+            r"|\bwhat does (?!(?:i|we)\b)[\w'-]+ do (?:for work|for a living|at work|professionally)\b"
+            r"|^what(?:'s| is| was) (?!(?:my|our|your)\b)[\w-]+'s (?:job|occupation|profession|role|title|position)\b"
+            r"|\bwhat is (?!(?:my|our)\b)[\w-]+'s job\b"
+        ),
+    ),
+    (
+        "thing",
+        re.compile(
+            r"\b(?:called|kind of|type of|sort of|breed|brand|make and model|model of|make of|species)\b"
+            r"|^(?:what|which) (?!(?:kind|type|sort|time|day|days|year)\b)\w+ (?:do|am|did|have|does|is|was) (?:i|we)\b"
+            r"|^which (?!(?:kind|type|sort|time|day|days|year|one|ones)\b)\w+ (?:did|does|do|is|was|were|are|has|had)\b"
+            r"|^what (?:\w+ )?(?:car|laptop|phone|bike|computer|keyboard|camera|guitar|instrument|pet|dog|cat|"
+            r"animal|book|game|movie|film|song|album|show|gift|present|toy)\b"
+        ),
+    ),
 ]
 
 
@@ -193,8 +257,12 @@ def _norm(question: str) -> str:
 def classify(question: str) -> str:
     """The question's class (one of ``QCLASSES``) from its wording alone."""
     q = _norm(question[:MAX_CHARS])
-    q = re.sub(r"^(?:hey|ok|okay|so|and|um|quick question|remind me|do you remember|can you tell me|"
-               r"tell me|i forgot|i forget|wait)[,:]?\s+", "", q)
+    q = re.sub(
+        r"^(?:hey|ok|okay|so|and|um|quick question|remind me|do you remember|can you tell me|"
+        r"tell me|i forgot|i forget|wait)[,:]?\s+",
+        "",
+        q,
+    )
     for name, pattern in _RULES:
         if pattern.search(q):
             return name
@@ -224,10 +292,14 @@ _STOP = _words(
 )
 _KEEP_SHORT = frozenset({"ml", "ai", "ci", "cd", "db", "ui", "ux", "qa", "pr", "os", "go", "r", "c"})
 _TOKEN = re.compile(r"/?[\w][\w.\-/+#%@:]*[\w%+#]|/?\w")
-_CURRENT = re.compile(r"\b(?:now|currently|current|these days|nowadays|latest|still|at the moment|right now|"
-                      r"at present|presently|newest|most recent|anymore|any more)\b")
-_ABOUT_USER = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|i'm|i've|i'd|i'll|we're|we've|"
-                         r"we'd|we'll|the user|the user's)\b")
+_CURRENT = re.compile(
+    r"\b(?:now|currently|current|these days|nowadays|latest|still|at the moment|right now|"
+    r"at present|presently|newest|most recent|anymore|any more)\b"
+)
+_ABOUT_USER = re.compile(
+    r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|i'm|i've|i'd|i'll|we're|we've|"
+    r"we'd|we'll|the user|the user's)\b"
+)
 _CONTRACTIONS = re.compile(r"(\w)'(?:s|re|ve|ll|d|m)\b")
 _NOT = re.compile(r"(\w)n't\b")
 
@@ -255,12 +327,75 @@ _NOT_NAMES = _words(
     after before since until while during because if than though"""
 )
 _AFTER_IS_NAME = re.compile(r"\s*$|\s*[?!.,]|\s+(?:in|at|now|doing|from|still|today|these|currently|called)\b|'s\b")
-_HYPHEN_PREFIXES = frozenset({"multi", "half", "non", "re", "pre", "self", "one", "two", "three", "well", "long",
-                              "short", "co", "anti", "cross", "sub", "semi", "e", "x", "full", "part", "high", "low",
-                              "real", "open", "follow", "double", "single", "end", "built", "left", "right", "off",
-                              "on", "up", "all", "first", "second", "third", "last", "next", "day", "year", "month",
-                              "week", "time", "old", "new", "up-to", "so", "over", "out", "in", "sign", "check",
-                              "log", "roll", "set", "make", "take", "look", "back", "front", "top", "bottom"})
+_HYPHEN_PREFIXES = frozenset(
+    {
+        "multi",
+        "half",
+        "non",
+        "re",
+        "pre",
+        "self",
+        "one",
+        "two",
+        "three",
+        "well",
+        "long",
+        "short",
+        "co",
+        "anti",
+        "cross",
+        "sub",
+        "semi",
+        "e",
+        "x",
+        "full",
+        "part",
+        "high",
+        "low",
+        "real",
+        "open",
+        "follow",
+        "double",
+        "single",
+        "end",
+        "built",
+        "left",
+        "right",
+        "off",
+        "on",
+        "up",
+        "all",
+        "first",
+        "second",
+        "third",
+        "last",
+        "next",
+        "day",
+        "year",
+        "month",
+        "week",
+        "time",
+        "old",
+        "new",
+        "up-to",
+        "so",
+        "over",
+        "out",
+        "in",
+        "sign",
+        "check",
+        "log",
+        "roll",
+        "set",
+        "make",
+        "take",
+        "look",
+        "back",
+        "front",
+        "top",
+        "bottom",
+    }
+)
 
 
 _STRIP_NOW = datetime(2000, 1, 1, tzinfo=UTC)  # which phrases are time words does not depend on now
@@ -303,9 +438,45 @@ def _is_identifier(tok: str) -> bool:
     return False
 
 
-_SENTENCE_START = frozenset({"what", "who", "whom", "whose", "when", "where", "which", "why", "how", "is", "are", "was",
-                             "were", "did", "do", "does", "can", "could", "would", "should", "will", "has", "have",
-                             "had", "in", "on", "at", "for", "according", "by", "the", "a", "an", "tell", "list"})
+_SENTENCE_START = frozenset(
+    {
+        "what",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "which",
+        "why",
+        "how",
+        "is",
+        "are",
+        "was",
+        "were",
+        "did",
+        "do",
+        "does",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "has",
+        "have",
+        "had",
+        "in",
+        "on",
+        "at",
+        "for",
+        "according",
+        "by",
+        "the",
+        "a",
+        "an",
+        "tell",
+        "list",
+    }
+)
 
 
 _CONNECTORS = frozenset({"of", "the", "de", "van", "von", "da", "di", "del", "la", "le"})
@@ -323,8 +494,13 @@ def _entities(text: str) -> list[str]:
     words = text.replace("’", "'")
     # capitalised runs (not the first word unless it is not a question/stop word), acronyms, identifiers
     run: list[str] = []
-    tokens = list(re.finditer(r"\"[^\"]{2,80}\"|[\w\u00c0-\u024f][\w\u00c0-\u024f.\-/+#@']*[\w\u00c0-\u024f+#%]|"
-                              r"/[\w][\w.\-/]*|\w", words))
+    tokens = list(
+        re.finditer(
+            r"\"[^\"]{2,80}\"|[\w\u00c0-\u024f][\w\u00c0-\u024f.\-/+#@']*[\w\u00c0-\u024f+#%]|"
+            r"/[\w][\w.\-/]*|\w",
+            words,
+        )
+    )
 
     def flush() -> None:
         if run:
@@ -339,7 +515,7 @@ def _entities(text: str) -> list[str]:
             continue
         tok = re.sub(r"'s$", "", raw)
         low = tok.lower()
-        sentence_start = i == 0 or words[max(0, m.start() - 4): m.start()].rstrip().endswith((".", "?", "!", ":"))
+        sentence_start = i == 0 or words[max(0, m.start() - 4) : m.start()].rstrip().endswith((".", "?", "!", ":"))
         if tok[:1].isupper() and not (sentence_start and low in _SENTENCE_START) and low not in ("i", "i'm", "i've"):
             if sentence_start and low in _STOP:
                 flush()

@@ -21,8 +21,12 @@ from .records import TYPED, Cursor, ParseBatch, ParsedSession, ParsedTurn, Probl
 
 NAME = "locomo"
 _DATE = re.compile(r"(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})", re.I)
-_MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), 1)}
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split(), 1
+    )
+}
 
 
 def parse_date(text: str) -> datetime | None:
@@ -94,8 +98,12 @@ class LoCoMoFormat:
             while f"session_{n}" in conv:
                 turns = conv.get(f"session_{n}")
                 when = parse_date(str(conv.get(f"session_{n}_date_time", "")))
-                session = ParsedSession(id=f"locomo-{prefix}-s{n}", source_file=str(path), format=NAME,
-                                        title=f"{conv.get('speaker_a')} and {conv.get('speaker_b')}, session {n}")
+                session = ParsedSession(
+                    id=f"locomo-{prefix}-s{n}",
+                    source_file=str(path),
+                    format=NAME,
+                    title=f"{conv.get('speaker_a')} and {conv.get('speaker_b')}, session {n}",
+                )
                 for i, t in enumerate(turns if isinstance(turns, list) else []):
                     if not isinstance(t, dict) or not isinstance(t.get("text"), str):
                         batch.problems.append(Problem(str(path), i, f"session_{n} turn {i} has no text"))
@@ -105,10 +113,17 @@ class LoCoMoFormat:
                     if t.get("blip_caption"):
                         text += f" [image: {t['blip_caption']}]"
                     ts = (when + timedelta(minutes=i)).strftime("%Y-%m-%dT%H:%M:%S.000Z") if when else None
-                    session.turns.append(ParsedTurn(
-                        uuids=[turn_uuid(sample, str(t.get("dia_id", f"D{n}:{i}")))], role="user", kind=TYPED,
-                        text=text, ts=ts, line=i + 1, name=str(t.get("speaker") or "speaker"),
-                    ))
+                    session.turns.append(
+                        ParsedTurn(
+                            uuids=[turn_uuid(sample, str(t.get("dia_id", f"D{n}:{i}")))],
+                            role="user",
+                            kind=TYPED,
+                            text=text,
+                            ts=ts,
+                            line=i + 1,
+                            name=str(t.get("speaker") or "speaker"),
+                        )
+                    )
                 batch.sessions.append(session)
                 n += 1
         return batch

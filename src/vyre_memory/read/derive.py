@@ -163,8 +163,9 @@ def build_facts(mentions: Iterable[Mention]) -> list[NewFact]:
             miss *= 1 - max(0.0, min(1.0, m.candidate.confidence))
         conf = round(min(CONFIDENCE_CAP, 1 - miss), 4)
         c0 = ms[-1].candidate
-        shown = next((m.candidate.object for m in reversed(ms) if m.candidate.object != m.candidate.object.lower()),
-                     c0.object)
+        shown = next(
+            (m.candidate.object for m in reversed(ms) if m.candidate.object != m.candidate.object.lower()), c0.object
+        )
         sources = tuple(
             FactSource(
                 session=m.turn.session,
@@ -208,8 +209,10 @@ def _mark_history(facts: list[NewFact]) -> list[NewFact]:
             continue
         newest = max(confident, key=lambda f: (f.last_ts or "", f.confidence, f.id))
         for f in members:
-            if f.id != newest.id and f.object.lower() != newest.object.lower() and (f.last_ts or "") <= (
-                newest.last_ts or ""
+            if (
+                f.id != newest.id
+                and f.object.lower() != newest.object.lower()
+                and (f.last_ts or "") <= (newest.last_ts or "")
             ):
                 past.add(f.id)
     return [replace(f, status="past") if f.id in past else f for f in facts]

@@ -189,7 +189,13 @@ def _people_from_facts(g: _Graph, facts: Sequence[Fact], user_name: str) -> None
 def _fact_link(g: _Graph, f: Fact, src: str, relation: str, dst: str, user_name: str) -> None:
     g.link(
         _Link(
-            src, relation, dst, f.confidence, "past" if f.status == "past" else "current", f.last_ts, user_name,
+            src,
+            relation,
+            dst,
+            f.confidence,
+            "past" if f.status == "past" else "current",
+            f.last_ts,
+            user_name,
             [EdgeSource(s.session, s.seq, s.uuid, s.quote, s.ts) for s in f.sources],
         )
     )
@@ -314,7 +320,13 @@ def _recurring_people(g: _Graph, project_of: dict[str, str], turns: Sequence[Tur
         last = max(ts, key=lambda t: (t.ts or "", t.id))
         g.link(
             _Link(
-                nid, "works_on", project, 1.0, "current", last.ts, None,
+                nid,
+                "works_on",
+                project,
+                1.0,
+                "current",
+                last.ts,
+                None,
                 [EdgeSource(t.session, t.seq, t.uuids[0] if t.uuids else None, t.text[:300], t.ts) for t in ts[:5]],
             )
         )
@@ -440,16 +452,28 @@ def apply_edits(g: _Graph, edits: Iterable[GraphEdit]) -> tuple[int, int]:
 def _freeze(g: _Graph) -> tuple[list[Entity], list[Edge]]:
     entities = [
         Entity(
-            id=n.id, kind=n.kind, name=n.name, aliases=tuple(sorted(n.aliases - {n.name})), pinned=n.pinned,
-            status=n.status, first_ts=min(n.stamps) if n.stamps else None, last_ts=max(n.stamps) if n.stamps else None,
+            id=n.id,
+            kind=n.kind,
+            name=n.name,
+            aliases=tuple(sorted(n.aliases - {n.name})),
+            pinned=n.pinned,
+            status=n.status,
+            first_ts=min(n.stamps) if n.stamps else None,
+            last_ts=max(n.stamps) if n.stamps else None,
             mentions=n.mentions,
         )
         for n in sorted(g.nodes.values(), key=lambda n: n.id)
     ]
     edges = [
         Edge(
-            id=lk.id, src=lk.src, relation=lk.relation, dst=lk.dst, confidence=round(lk.confidence, 4),
-            status=lk.status, ts=lk.ts, said_by=lk.said_by,
+            id=lk.id,
+            src=lk.src,
+            relation=lk.relation,
+            dst=lk.dst,
+            confidence=round(lk.confidence, 4),
+            status=lk.status,
+            ts=lk.ts,
+            said_by=lk.said_by,
             sources=tuple(sorted(lk.sources, key=lambda s: (s.ts or "", s.session, s.seq))),
         )
         for lk in sorted(g.links.values(), key=lambda lk: lk.id)
@@ -465,8 +489,13 @@ def derive_graph(store: Store, user_name: str) -> GraphReport:
     entities, edges = _freeze(g)
     changed = store.replace_graph(entities, edges)
     return GraphReport(
-        entities=len(entities), edges=len(edges), decisions=sum(1 for e in entities if e.kind == "decision"),
-        edits_applied=applied, edits_skipped=skipped, changed=changed, graph_version=store.graph_version(),
+        entities=len(entities),
+        edges=len(edges),
+        decisions=sum(1 for e in entities if e.kind == "decision"),
+        edits_applied=applied,
+        edits_skipped=skipped,
+        changed=changed,
+        graph_version=store.graph_version(),
     )
 
 

@@ -101,10 +101,7 @@ class FactStore:
             c.execute("DELETE FROM facts")
             c.executemany(
                 f"INSERT INTO facts ({_FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (f.id, f.subject, f.relation, f.object, f.confidence, f.first_ts, f.last_ts, f.status)
-                    for f in facts
-                ],
+                [(f.id, f.subject, f.relation, f.object, f.confidence, f.first_ts, f.last_ts, f.status) for f in facts],
             )
             c.executemany(
                 f"INSERT OR REPLACE INTO fact_sources (fact, {_SOURCE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

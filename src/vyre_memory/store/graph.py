@@ -31,11 +31,27 @@ class GraphEdit:
 def _digest(entities: Sequence[Entity], edges: Sequence[Edge]) -> str:
     h = hashlib.sha256()
     for e in sorted(entities, key=lambda e: e.id):
-        h.update(repr((e.id, e.kind, e.name, sorted(e.aliases), e.pinned, e.status, e.first_ts, e.last_ts,
-                       e.mentions)).encode())
+        h.update(
+            repr(
+                (e.id, e.kind, e.name, sorted(e.aliases), e.pinned, e.status, e.first_ts, e.last_ts, e.mentions)
+            ).encode()
+        )
     for g in sorted(edges, key=lambda g: g.id):
-        h.update(repr((g.id, g.src, g.relation, g.dst, g.confidence, g.status, g.ts, g.said_by,
-                       [tuple(s.__dict__.values()) for s in g.sources])).encode())
+        h.update(
+            repr(
+                (
+                    g.id,
+                    g.src,
+                    g.relation,
+                    g.dst,
+                    g.confidence,
+                    g.status,
+                    g.ts,
+                    g.said_by,
+                    [tuple(s.__dict__.values()) for s in g.sources],
+                )
+            ).encode()
+        )
     return h.hexdigest()
 
 
@@ -102,8 +118,15 @@ class GraphStore:
             aliases.setdefault(entity, []).append(alias)
         return [
             Entity(
-                id=r[0], kind=r[1], name=r[2], aliases=tuple(aliases.get(r[0], ())), pinned=bool(r[3]), status=r[4],
-                first_ts=r[5], last_ts=r[6], mentions=r[7],
+                id=r[0],
+                kind=r[1],
+                name=r[2],
+                aliases=tuple(aliases.get(r[0], ())),
+                pinned=bool(r[3]),
+                status=r[4],
+                first_ts=r[5],
+                last_ts=r[6],
+                mentions=r[7],
             )
             for r in self.conn.execute(
                 "SELECT id, kind, name, pinned, status, first_ts, last_ts, mentions FROM entities "
@@ -119,7 +142,14 @@ class GraphStore:
             sources.setdefault(r[0], []).append(EdgeSource(r[1], r[2], r[3], r[4], r[5]))
         return [
             Edge(
-                id=r[0], src=r[1], relation=r[2], dst=r[3], confidence=r[4], status=r[5], ts=r[6], said_by=r[7],
+                id=r[0],
+                src=r[1],
+                relation=r[2],
+                dst=r[3],
+                confidence=r[4],
+                status=r[5],
+                ts=r[6],
+                said_by=r[7],
                 sources=tuple(sources.get(r[0], ())),
             )
             for r in self.conn.execute(

@@ -294,6 +294,7 @@ class PassageStore:
                     tool_name=r[11],
                     cwd=r[12],
                     session_kind=r[13],
-                    title=r[14], search=r[15],
+                    title=r[14],
+                    search=r[15],
                 )
         return out

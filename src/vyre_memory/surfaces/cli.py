@@ -406,8 +406,10 @@ def doctor(home: Path | None) -> None:
     with _memory(home) as mem:
         stats = mem.stats()
         click.echo(f"home        {mem.config.home}")
-        click.echo(f"database    {mem.config.db_path} ({stats['sessions']['total']} sessions, "
-                   f"{stats['turns']['total']:,} turns)")
+        click.echo(
+            f"database    {mem.config.db_path} ({stats['sessions']['total']} sessions, "
+            f"{stats['turns']['total']:,} turns)"
+        )
         embedder = mem.embedder
         click.echo(f"embedder    {mem.embedder_reason or ('none' if embedder is None else embedder.name)}")
         for purpose in ("rerank", "answer", "verify", "reader"):
@@ -420,25 +422,46 @@ def doctor(home: Path | None) -> None:
 
 @main.command(name="eval")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
-@click.option("--ablation", "ablations", multiple=True,
-              help="Retrieval configuration(s) to score: bm25, dense, hybrid, hybrid+graph, or all "
-                   "(a name ending in +rerank scores it with the rerank step).")
+@click.option(
+    "--ablation",
+    "ablations",
+    multiple=True,
+    help="Retrieval configuration(s) to score: bm25, dense, hybrid, hybrid+graph, or all "
+    "(a name ending in +rerank scores it with the rerank step).",
+)
 @click.option("--retrieval-only", is_flag=True, help="Score retrieval only (no answers).")
-@click.option("--repeat", default=1, show_default=True,
-              help="Ask each question N times, afresh each time (inconsistent answers).")
-@click.option("--model", "model_mode", type=click.Choice(["none", "replay", "record"]), default="none",
-              show_default=True,
-              help="Models for rerank/answer/verify: none; replay recordings from --fixtures; or record the "
-                   "configured real backend's calls into --fixtures.")
-@click.option("--fixtures", type=click.Path(file_okay=False, path_type=Path),
-              help="Recordings folder (default: $VYRE_REPLAY_DIR for replay, $VYRE_RECORD_DIR for record, "
-                   "else tests/fixtures/replay/<dataset name>).")
-@click.option("--misses", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --model replay: write each request with no recording to this JSONL file "
-                   "(key, prompt, schema) and go on as if the model failed. Default: $VYRE_REPLAY_MISSES.")
-@click.option("--rerank", type=click.Choice(["auto", "on", "off", "both"]), default="auto", show_default=True,
-              help="Rerank ablation: score each configuration with the rerank step (X+rerank), without it, or "
-                   "both; auto = with it when a model serves rerank.")
+@click.option(
+    "--repeat", default=1, show_default=True, help="Ask each question N times, afresh each time (inconsistent answers)."
+)
+@click.option(
+    "--model",
+    "model_mode",
+    type=click.Choice(["none", "replay", "record"]),
+    default="none",
+    show_default=True,
+    help="Models for rerank/answer/verify: none; replay recordings from --fixtures; or record the "
+    "configured real backend's calls into --fixtures.",
+)
+@click.option(
+    "--fixtures",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Recordings folder (default: $VYRE_REPLAY_DIR for replay, $VYRE_RECORD_DIR for record, "
+    "else tests/fixtures/replay/<dataset name>).",
+)
+@click.option(
+    "--misses",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --model replay: write each request with no recording to this JSONL file "
+    "(key, prompt, schema) and go on as if the model failed. Default: $VYRE_REPLAY_MISSES.",
+)
+@click.option(
+    "--rerank",
+    type=click.Choice(["auto", "on", "off", "both"]),
+    default="auto",
+    show_default=True,
+    help="Rerank ablation: score each configuration with the rerank step (X+rerank), without it, or "
+    "both; auto = with it when a model serves rerank.",
+)
 @click.option("--per-question", type=click.File("w"), help="Also write one JSON line per question to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per configuration.")
 def eval_command(
@@ -478,8 +501,16 @@ def eval_command(
 
     try:
         models = ModelChoice(model_mode, fixtures=fixtures, misses=misses)
-        reports = run(path, ablations=names, retrieval_only=retrieval_only, repeat=repeat,
-                      per_question=per_question, progress=progress, models=models, rerank=rerank)
+        reports = run(
+            path,
+            ablations=names,
+            retrieval_only=retrieval_only,
+            repeat=repeat,
+            per_question=per_question,
+            progress=progress,
+            models=models,
+            rerank=rerank,
+        )
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -780,8 +811,12 @@ def graph_pin(name: str, off: bool, home: Path | None) -> None:
 
 # -- surfaces: the HTTP API with the web page, and the MCP server ----------------------------------
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind. Anything but loopback needs [tokens] in config.toml.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind. Anything but loopback needs [tokens] in config.toml.",
+)
 @click.option("--port", default=8765, show_default=True, type=int)
 @_home_option
 def serve(host: str, port: int, home: Path | None) -> None:
@@ -804,11 +839,18 @@ def serve(host: str, port: int, home: Path | None) -> None:
 
 @main.command(name="mcp")
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True)
-@click.option("--project", type=click.Path(file_okay=False), help="Scope questions to this folder (default: the "
-              "folder the server starts in).")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False),
+    help="Scope questions to this folder (default: the folder the server starts in).",
+)
 @click.option("--owner", is_flag=True, help="Serve as the person's own surface: every project and personal facts.")
-@click.option("--agent-project", "agent_projects", multiple=True,
-              help="Serve an agent granted only these projects (repeatable); never personal facts.")
+@click.option(
+    "--agent-project",
+    "agent_projects",
+    multiple=True,
+    help="Serve an agent granted only these projects (repeatable); never personal facts.",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="With --transport http: loopback only.")
 @click.option("--port", default=8766, show_default=True, type=int, help="With --transport http.")
 @_home_option
@@ -835,7 +877,8 @@ def mcp_command(
     from .mcp import serve as serve_mcp
 
     try:
-        serve_mcp(home, transport=transport, project=project, owner=owner, agent_projects=agent_projects,
-                  host=host, port=port)
+        serve_mcp(
+            home, transport=transport, project=project, owner=owner, agent_projects=agent_projects, host=host, port=port
+        )
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc

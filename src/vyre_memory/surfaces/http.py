@@ -89,6 +89,7 @@ def create_app(memory_factory: Callable[[], Memory], config: Config, *, bind_hos
         Route("/v1/graph/entities/{entity}/{op}", route(_edit), methods=["POST", "DELETE"]),
         Route("/v1/sessions/{session}/turns", route(_turns), methods=["GET"]),
     ]
+
     async def http_error(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
         what = {404: ("not_found", "no such route; see /openapi.json"), 405: ("method_not_allowed", "wrong method")}
