@@ -245,12 +245,17 @@ def _when(u: Understanding, passages: Sequence[Passage], *, latest: bool) -> Ext
     day = _day(best[1].ts)
     if day is None:
         return None
-    text = best[1].text
-    coverage = _overlap(text, terms - _DEPLOY_WORDS)
-    versions_named = all(v in text for v in _VERSION.findall(" ".join(u.terms)))
-    # told only when the reporting turn names everything the question names, versions exactly
-    told = coverage >= 0.999 and versions_named and _DEPLOY_CUE.search(text)
-    confidence = 0.7 if told else round(0.4 * coverage, 3)
+    named = _VERSION.findall(" ".join(u.terms))
+
+    def reports_it(p: Passage) -> bool:
+        # the turn names everything the question names (versions exactly) and reports a deploy
+        covered = _overlap(p.text, terms - _DEPLOY_WORDS) >= 0.999
+        return covered and all(v in p.text for v in named) and bool(_DEPLOY_CUE.search(p.text))
+
+    days = {_day(p.ts) for p in passages[:5] if p.ts and reports_it(p)}
+    # told only when the best turn reports it and no other top turn reports another day
+    told = reports_it(best[1]) and days == {day}
+    confidence = 0.7 if told else round(0.4 * _overlap(best[1].text, terms - _DEPLOY_WORDS), 3)
     return Extracted(day, confidence, (best[1],), best[1].text[:300], "when")
 
 

@@ -32,15 +32,19 @@ def index_passages(store: Store, user_name: str) -> int:
 
 
 def embed_passages(store: Store, embedder: Any, progress: Progress | None = None) -> int:
-    """Embed passage texts that have no vector under this embedder yet."""
+    """Embed passage texts that have no vector under this embedder yet, reading forward from the last one done."""
     done = 0
-    total = store.count_without_vectors(embedder.name)
+    last = store.embedded_through(embedder.name)
+    total = store.passages_after(last)
     while True:
-        todo = store.texts_without_vectors(embedder.name, limit=EMBED_BATCH * 4)
+        todo = store.passages_to_embed(embedder.name, last, EMBED_BATCH * 4)
         if not todo:
             return done
-        vectors = embedder.embed([text for _, text in todo])
-        store.put_vectors(embedder.name, [(h, v) for (h, _), v in zip(todo, vectors)])
-        done += len(todo)
+        last = max(pid for pid, _, _ in todo)
+        texts = {h: text for _, h, text in todo if h}
+        hashes = list(texts)
+        vectors = embedder.embed([texts[h] for h in hashes]) if hashes else []
+        store.put_vectors(embedder.name, list(zip(hashes, vectors)), through_id=last)
+        done += len(hashes)
         if progress:
-            progress(done, max(total, done), "embedding")
+            progress(min(done, total), max(total, done), "embedding")

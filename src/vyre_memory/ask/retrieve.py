@@ -36,14 +36,23 @@ def _iso(when: datetime) -> str:
     return when.astimezone(UTC).strftime(_ISO)
 
 
-def _fts(terms: Sequence[str]) -> str:
+def _fts_words(terms: Sequence[str]) -> list[str]:
     words = []
     for term in terms:
         for w in term.lower().replace('"', " ").split():
             w = w.strip(".,;:!?()[]{}'`")
             if w and (len(w) > 1 or w.isdigit()):
                 words.append(w)
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+    return list(dict.fromkeys(words))
+
+
+def _fts(terms: Sequence[str]) -> str:
+    return " OR ".join(f'"{w}"' for w in _fts_words(terms))
+
+
+# a word in more than COMMON_SHARE of passages is dropped from the search when one in under RARE_SHARE is there
+COMMON_SHARE = 0.2
+RARE_SHARE = 0.05
 
 
 class VectorCache:
@@ -56,16 +65,17 @@ class VectorCache:
         self.last_id = 0
         self.index: VectorIndex | None = None
 
-    def get(self, store: Store, model: str, dim: int, count: int) -> VectorCache:
+    def get(self, store: Store, model: str, dim: int, version: int) -> VectorCache:
+        """The index, first brought up to date when the store's `vectors_version` moved."""
         with self._lock:
             if self._model != model or self.index is None:
                 self.index, self._model, self.last_id, self._seen = VectorIndex(dim), model, 0, -1
-            if count != self._seen:
+            if version != self._seen:
                 ids, matrix = store.load_vectors(model, dim, after_id=self.last_id)
                 if len(ids):
                     self.index.add(ids, matrix)
                     self.last_id = int(ids.max())
-                self._seen = count
+                self._seen = version
         return self
 
     def search(self, query: np.ndarray, allowed: np.ndarray | None, k: int) -> list[tuple[int, float]]:
@@ -88,6 +98,8 @@ class Retriever:
         self.user_name = user_name
         self.vectors = VectorCache()
         self._facts_key: int | None = None
+        self._df: dict[str, int] = {}
+        self._df_version = -1
         self._mentions: list[Any] = []
 
     def retrieve(
@@ -120,7 +132,7 @@ class Retriever:
         narrow = bool(window and window.strength == "exact" and (window.end - window.start).days <= 8)
         outside = cfg.narrow_outside_weight if narrow else 1.0
         if cfg.bm25:
-            match = _fts(terms or [question])
+            match = _fts(self._selective(terms or [question]))
             ranked = self.store.bm25(match, scope, limit=cfg.candidates, until=horizon)
             lists.append((cfg.bm25_weight * outside, ranked, "bm25"))
             if window:
@@ -129,13 +141,12 @@ class Retriever:
         if cfg.dense and self.embedder is not None:
             query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
             query = self.embedder.embed([query_text])[0]
-            cache = self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.passage_count())
+            cache = self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.vectors_version())
             lists.append(
                 (cfg.dense_weight * outside, self._dense(cache, query, scope, horizon, cfg.candidates), "dense")
             )
             if window:
-                allowed_w = self.store.passage_ids_in_scope(scope, since=since, until=until)
-                windowed_d = cache.search(query, allowed_w, cfg.candidates // 2)
+                windowed_d = self._dense(cache, query, scope, until or horizon, cfg.candidates // 2, since=since)
                 lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed_d, "dense"))
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
@@ -186,23 +197,42 @@ class Retriever:
         return out
 
     def _dense(
-        self, cache: VectorCache, query: np.ndarray, scope: Scope, horizon: str, k: int
+        self, cache: VectorCache, query: np.ndarray, scope: Scope, until: str, k: int, since: str | None = None
     ) -> list[tuple[int, float]]:
-        """Nearest passages in scope. The person's own scope searches the whole index and drops what
-        memory never answers from (its own threads, turns after the question's time); a project or
-        agent scope scores only the passages inside it."""
-        if scope.folders() is not None:
-            return cache.search(query, self.store.passage_ids_in_scope(scope, until=horizon), k)
-        hits = cache.search(query, None, k * 2)
+        """Nearest passages in scope (and in [since, until)). The person's own scope searches the whole
+        index and drops what memory never answers from (its own threads, turns outside the time); a
+        project or agent scope scores only the passages inside it."""
+        short_window = since is not None and _days_between(since, until) <= 31
+        if scope.folders() is not None or short_window:  # few passages: score exactly those
+            return cache.search(query, self.store.passage_ids_in_scope(scope, since=since, until=until), k)
+        hits = cache.search(query, None, k * (8 if since else 2))
         rows = self.store.passages_by_id([pid for pid, _ in hits])
         kept = [
             (pid, score)
             for pid, score in hits
             if pid in rows
             and rows[pid].session_kind not in scope.excluded_session_kinds()
-            and (rows[pid].ts or "") <= horizon
+            and (rows[pid].ts or "") < until
+            and (since is None or (rows[pid].ts or "") >= since)
         ]
         return kept[:k]
+
+    def _selective(self, terms: list[str]) -> list[str]:
+        """Drop search words that match most passages when rarer ones are there: ranking every passage
+        with "test" or "error" costs seconds at a million turns and says little."""
+        total = max(1, self.store.passage_count())
+        version = self.store.corpus_version()
+        if self._df_version != version:
+            self._df, self._df_version = {}, version
+        words = [w for w in dict.fromkeys(_fts_words(terms))]
+        share = {}
+        for w in words:
+            if w not in self._df:
+                self._df[w] = self.store.match_count(w)
+            share[w] = self._df[w] / total
+        if not any(v < RARE_SHARE for v in share.values()):
+            return words
+        return [w for w in words if share[w] <= COMMON_SHARE] or words
 
     def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:
         """Passages of the turns that personal facts about this question were read from."""
@@ -285,6 +315,15 @@ _COMMON = frozenset(
     "user the and for with from that this what who when where which how was were are has have had did does "
     "not but you your our his her their its they them she him".split()
 )
+
+
+def _days_between(since: str, until: str) -> float:
+    try:
+        a = datetime.fromisoformat(since.replace("Z", "+00:00"))
+        b = datetime.fromisoformat(until.replace("Z", "+00:00"))
+    except ValueError:
+        return 1e9
+    return (b - a).total_seconds() / 86400
 
 
 def _freshness(ts: str | None, now: datetime) -> float:

@@ -176,32 +176,56 @@ class PassageStore:
             c.execute("UPDATE meta SET value = ? WHERE key = 'indexed_turn'", (str(indexed_turn),))
 
     # -- vectors --------------------------------------------------------------------------------
-    def texts_without_vectors(self, model: str, limit: int = 512) -> list[tuple[str, str]]:
-        return [
-            (r[0], r[1])
-            for r in self.conn.execute(
-                """SELECT p.text_hash, MIN(p.embed) FROM passages p
-                   WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = p.text_hash AND v.model = ?)
-                   GROUP BY p.text_hash LIMIT ?""",
-                (model, limit),
+    def passages_to_embed(self, model: str, after_id: int, limit: int) -> list[tuple[int, str, str]]:
+        """(id, text hash, text) of the next passages after `after_id` whose text has no vector under `model`.
+
+        Reads forward from a high-water mark, so an ingest with nothing new to embed costs nothing.
+        """
+        rows = self.conn.execute(
+            "SELECT id, text_hash, embed FROM passages WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit)
+        ).fetchall()
+        if not rows:
+            return []
+        hashes = list({r[1] for r in rows})
+        have: set[str] = set()
+        for start in range(0, len(hashes), 500):
+            chunk = hashes[start : start + 500]
+            have.update(
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN ({','.join('?' * len(chunk))})",
+                    [model, *chunk],
+                )
             )
-        ]
+        return [(r[0], r[1], r[2]) for r in rows if r[1] not in have] or [(rows[-1][0], "", "")]
 
-    def count_without_vectors(self, model: str) -> int:
-        return int(
-            self.conn.execute(
-                """SELECT COUNT(DISTINCT p.text_hash) FROM passages p
-                   WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = p.text_hash AND v.model = ?)""",
-                (model,),
-            ).fetchone()[0]
-        )
+    def passages_after(self, after_id: int) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM passages WHERE id > ?", (after_id,)).fetchone()[0])
 
-    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]], *, through_id: int = 0) -> None:
+        """Store vectors and move the model's high-water mark to `through_id`, in one transaction."""
         with self.transaction() as c:  # type: ignore[attr-defined]
             c.executemany(
                 "INSERT OR REPLACE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)",
                 [(h, model, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items],
             )
+            if through_id:
+                c.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (f"embedded:{model}", str(through_id)),
+                )
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES ('vectors_version', '1') "
+                "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            )
+
+    def embedded_through(self, model: str) -> int:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (f"embedded:{model}",)).fetchone()
+        return int(row[0]) if row else 0
+
+    def vectors_version(self) -> int:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'vectors_version'").fetchone()
+        return int(row[0]) if row else 0
 
     def load_vectors(self, model: str, dim: int, after_id: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """(passage ids, vectors) for the passages after `after_id` that have a vector under `model`."""
@@ -217,7 +241,8 @@ class PassageStore:
         return ids, mat
 
     def passage_count(self) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM passages").fetchone()[0])
+        """An upper bound on the passages (ids are never reused): instant, unlike COUNT(*)."""
+        return int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM passages").fetchone()[0])
 
     # -- querying -------------------------------------------------------------------------------
     def bm25(
@@ -248,10 +273,22 @@ class PassageStore:
     def passage_ids_in_scope(self, scope: Scope, *, since: str | None = None, until: str | None = None) -> np.ndarray:
         where, params = scope_sql(scope)
         time_sql = _window_sql(since, until, params)
+        # driven from the sessions in scope (few), then their passages by the (session, seq) index
         rows = self.conn.execute(
-            f"SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session WHERE {where}{time_sql}", params
+            f"SELECT p.id FROM sessions s CROSS JOIN passages p ON p.session = s.id WHERE {where}{time_sql}", params
         ).fetchall()
         return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    def match_count(self, term: str) -> int:
+        """How many passages a full-text term matches (for dropping terms that match nearly everything)."""
+        try:
+            return int(
+                self.conn.execute(
+                    "SELECT COUNT(*) FROM passages_fts WHERE passages_fts MATCH ?", (f'"{term}"',)
+                ).fetchone()[0]
+            )
+        except sqlite3.OperationalError:
+            return 0
 
     def passage_ids_for_turns(self, turns: Sequence[tuple[str, int]], scope: Scope) -> list[int]:
         """Passage ids of the given (session, seq) turns, in that order, within the scope."""
