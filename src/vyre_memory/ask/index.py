@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..store.passages import NewPassage
 from ..store.sqlite import Store
 from .passages import build
 
@@ -17,18 +18,34 @@ Progress = Callable[[int, int, str], None]
 EMBED_BATCH = 256
 
 
+TURNS_PER_READ = 500
+FLUSH_BYTES = 32 << 20  # passages are written once their text reaches this, so one huge session stays bounded
+
+
 def index_passages(store: Store, user_name: str) -> int:
-    """Build passages for every turn not yet indexed; returns how many were added."""
+    """Build passages for every turn not yet indexed; returns how many were added.
+
+    Turns are read a few hundred at a time and passages written whenever their text passes
+    FLUSH_BYTES, each write moving the indexed-turn mark to the last turn it completes.
+    """
     added = 0
     last = store.indexed_turn()
     while True:
-        turns = store.turns_to_index(last, limit=5000)
+        turns = store.turns_to_index(last, limit=TURNS_PER_READ)
         if not turns:
             return added
-        new = [p for t in turns for p in build(t, store.tool_pair, user_name)]
+        pending: list[NewPassage] = []
+        size = 0
+        for turn in turns:
+            for passage in build(turn, store.tool_pair, user_name):
+                pending.append(passage)
+                size += len(passage.text) + len(passage.search) + len(passage.embed)
+            if size >= FLUSH_BYTES:
+                store.add_passages(pending, turn.id)
+                added, pending, size = added + len(pending), [], 0
         last = turns[-1].id
-        store.add_passages(new, last)
-        added += len(new)
+        store.add_passages(pending, last)
+        added += len(pending)
 
 
 def embed_passages(store: Store, embedder: Any, progress: Progress | None = None) -> int:

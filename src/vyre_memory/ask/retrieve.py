@@ -55,6 +55,9 @@ COMMON_SHARE = 0.2
 RARE_SHARE = 0.05
 
 
+VECTOR_CHUNK = 100_000
+
+
 class VectorCache:
     """The passage vectors of one embedder in a vector index, grown as passages get vectors."""
 
@@ -71,8 +74,10 @@ class VectorCache:
             if self._model != model or self.index is None:
                 self.index, self._model, self.last_id, self._seen = VectorIndex(dim), model, 0, -1
             if version != self._seen:
-                ids, matrix = store.load_vectors(model, dim, after_id=self.last_id)
-                if len(ids):
+                while True:  # in chunks: the whole matrix and its raw rows are never held at once
+                    ids, matrix = store.load_vectors(model, dim, after_id=self.last_id, limit=VECTOR_CHUNK)
+                    if not len(ids):
+                        break
                     self.index.add(ids, matrix)
                     self.last_id = int(ids.max())
                 self._seen = version

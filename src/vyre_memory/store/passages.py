@@ -227,12 +227,14 @@ class PassageStore:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'vectors_version'").fetchone()
         return int(row[0]) if row else 0
 
-    def load_vectors(self, model: str, dim: int, after_id: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """(passage ids, vectors) for the passages after `after_id` that have a vector under `model`."""
+    def load_vectors(
+        self, model: str, dim: int, after_id: int = 0, limit: int = -1
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(passage ids, vectors) for the passages after `after_id` (at most `limit`) with a vector under `model`."""
         rows = self.conn.execute(
             "SELECT p.id, v.vec FROM passages p JOIN vectors v ON v.text_hash = p.text_hash AND v.model = ? "
-            "WHERE p.id > ? ORDER BY p.id",
-            (model, after_id),
+            "WHERE p.id > ? ORDER BY p.id LIMIT ?",
+            (model, after_id, limit),
         ).fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, dim), dtype=np.float32)
