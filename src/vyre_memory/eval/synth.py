@@ -43,7 +43,7 @@ ASKS = [
     "deploy to staging and check the logs",
 ]
 PERSONAL = [
-    "quick one before i pick up my daughter from school",
+    "quick one before i pick up maya, my daughter, from school",
     "sorry, slow today, my son was up all night",
     "back from the vet with the dog, where were we",
     "my wife says hi. anyway, the build",
