@@ -261,13 +261,21 @@ class PassageStore:
             return []
         where, params = scope_sql(scope)
         time_sql = _window_sql(since, until, params)
+        if scope.folders() is None and since is None:
+            # The person's own scope sees every project: FTS5 finds its top matches first (ORDER BY rank
+            # LIMIT is its fast path), and only memory's own threads and later turns are dropped after.
+            sql = f"""SELECT p.id, f.rank FROM
+                        (SELECT rowid, rank FROM passages_fts WHERE passages_fts MATCH ? ORDER BY rank LIMIT ?) f
+                      JOIN passages p ON p.id = f.rowid JOIN sessions s ON s.id = p.session
+                      WHERE {where}{time_sql} ORDER BY f.rank LIMIT ?"""
+            args = [match, limit * 4, *params, limit]
+        else:
+            sql = f"""SELECT p.id, bm25(passages_fts) AS score FROM passages_fts
+                      JOIN passages p ON p.id = passages_fts.rowid JOIN sessions s ON s.id = p.session
+                      WHERE passages_fts MATCH ? AND {where}{time_sql} ORDER BY score LIMIT ?"""
+            args = [match, *params, limit]
         try:
-            rows = self.conn.execute(
-                f"""SELECT p.id, bm25(passages_fts) AS score FROM passages_fts
-                    JOIN passages p ON p.id = passages_fts.rowid JOIN sessions s ON s.id = p.session
-                    WHERE passages_fts MATCH ? AND {where}{time_sql} ORDER BY score LIMIT ?""",
-                [match, *params, limit],
-            ).fetchall()
+            rows = self.conn.execute(sql, args).fetchall()
         except sqlite3.OperationalError:
             return []
         return [(r[0], -float(r[1])) for r in rows]
