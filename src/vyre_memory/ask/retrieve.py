@@ -18,7 +18,7 @@ import numpy as np
 
 from ..contract import Passage, Scope
 from ..store.passages import PassageRow
-from ..store.sqlite import Store
+from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
 from .configs import RetrievalConfig, get_config
 from .personal_questions import parse_personal_question
@@ -34,20 +34,6 @@ class Timings:
 
 def _iso(when: datetime) -> str:
     return when.astimezone(UTC).strftime(_ISO)
-
-
-def _fts_words(terms: Sequence[str]) -> list[str]:
-    words = []
-    for term in terms:
-        for w in term.lower().replace('"', " ").split():
-            w = w.strip(".,;:!?()[]{}'`")
-            if w and (len(w) > 1 or w.isdigit()):
-                words.append(w)
-    return list(dict.fromkeys(words))
-
-
-def _fts(terms: Sequence[str]) -> str:
-    return " OR ".join(f'"{w}"' for w in _fts_words(terms))
 
 
 # a word in more than COMMON_SHARE of passages is dropped from the search when one in under RARE_SHARE is there
@@ -137,7 +123,7 @@ class Retriever:
         narrow = bool(window and window.strength == "exact" and (window.end - window.start).days <= 8)
         outside = cfg.narrow_outside_weight if narrow else 1.0
         if cfg.bm25:
-            match = _fts(self._selective(terms or [question]))
+            match = fts_query(self._selective(terms or [question]))
             ranked = self.store.bm25(match, scope, limit=cfg.candidates, until=horizon)
             lists.append((cfg.bm25_weight * outside, ranked, "bm25"))
             if window:
@@ -229,7 +215,7 @@ class Retriever:
         version = self.store.corpus_version()
         if self._df_version != version:
             self._df, self._df_version = {}, version
-        words = [w for w in dict.fromkeys(_fts_words(terms))]
+        words = fts_words(terms)
         share = {}
         for w in words:
             if w not in self._df:

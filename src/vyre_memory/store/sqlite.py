@@ -380,7 +380,7 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
         return _session(row) if row else None
 
     def search(self, query: str, *, project_cwds: Sequence[str] | None = None, limit: int = 20) -> list[SearchHit]:
-        match = fts_query(query)
+        match = fts_query(fts_words([query]))
         if not match:
             return []
         where, params = scope_clause(project_cwds)
@@ -505,10 +505,17 @@ def _session(r: sqlite3.Row) -> SessionInfo:
     )
 
 
-def fts_query(text: str) -> str:
-    """A safe FTS5 query: each word quoted, joined with OR (BM25 ranks the overlap)."""
-    import re
+def fts_words(texts: Sequence[str]) -> list[str]:
+    """The search words of some texts: lowercase, punctuation trimmed, one-letter words dropped, in order."""
+    words = []
+    for text in texts:
+        for w in text.lower().replace('"', " ").split():
+            w = w.strip(".,;:!?()[]{}'`")
+            if w and (len(w) > 1 or w.isdigit()):
+                words.append(w)
+    return list(dict.fromkeys(words))
 
-    words = re.findall(r"[\w][\w.\-/]*[\w]|[\w]", text.lower())
-    seen = dict.fromkeys(w for w in words if len(w) > 1 or w.isdigit())
-    return " OR ".join('"' + w.replace('"', "") + '"' for w in seen)
+
+def fts_query(words: Sequence[str]) -> str:
+    """A safe FTS5 query: each word quoted, joined with OR (BM25 ranks the overlap)."""
+    return " OR ".join(f'"{w}"' for w in words)
