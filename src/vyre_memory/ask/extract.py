@@ -27,6 +27,9 @@ _DEPLOY_CUE = re.compile(
 )
 _DEPLOY_WORDS = frozenset({"deploy", "ship", "shipp", "releas", "live", "go", "went", "production", "prod"})
 SENTENCE_CAP = 0.45
+# "what's the latest X release", "which version is the newest"; "what did we ship/release/deploy <when>"
+_LATEST_RELEASE = re.compile(r"\b(?:latest|newest|most recent)\b.*\b(?:release|version)\b")
+_SHIPPED = re.compile(r"^what (?:did|have) (?:we|i) (?:ship|release|deploy|push|put out|roll back|revert)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
 _STOP = frozenset(
@@ -107,10 +110,34 @@ def extract(question: str, u: Understanding, passages: Sequence[Passage]) -> Ext
     q = question.lower()
     if u.qclass == "file":
         return _file(u, passages)
+    if u.qclass == "deploy" and not q.startswith(("when", "why", "how")):
+        from .releases import latest_release, shipped_in_window
+
+        if _LATEST_RELEASE.search(q):
+            return latest_release(u, passages)
+        if u.window is not None and _SHIPPED.search(q):
+            return shipped_in_window(u, passages)
     if u.qclass == "deploy" and re.search(r"\b(?:what|which) (?:version|release)\b|\bversion\b", q):
         return _version(u, passages)
     if u.qclass == "deploy" and q.startswith("when"):
         return _when(u, passages, latest=u.wants_current or bool(re.search(r"\blast\b|\blatest\b", q)))
+    if u.qclass == "number":
+        from .figures import figure
+
+        told = figure(u, passages)
+        if told is not None and told.confidence >= 0.5:
+            return told
+    from .diagnosis import CAUSE_QUESTION, HAPPENED_QUESTION, diagnosis, happened
+
+    if u.qclass in ("other", "bug", "deploy") and HAPPENED_QUESTION.search(q):
+        event = happened(u, passages)
+        if event is not None and event.confidence >= 0.5:
+            return event
+
+    if u.qclass in ("bug", "deploy") and CAUSE_QUESTION.search(q):
+        found = _conclusion(q, u, passages) or diagnosis(u, passages)
+        if found is not None:
+            return found
     if u.qclass in ("decision", "bug", "other", "tool", "number"):
         return _conclusion(q, u, passages) or _sentence(u, passages)
     return None
@@ -186,6 +213,8 @@ def _relative(path: str, cwd: str | None) -> str:
 def _version(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
     votes = _Votes()
     for rank, p in enumerate(passages[:8]):
+        if p.kind == "agent_prompt":  # a brief written for a helper restates what was known, it reports nothing
+            continue
         cue = 1.5 if _DEPLOY_CUE.search(p.text) else 1.0
         for v in dict.fromkeys(_VERSION.findall(p.text)):
             # "2.41.1": the bare number reads the same whichever way it was written

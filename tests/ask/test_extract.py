@@ -1,0 +1,127 @@
+"""The no-model extractive answerer: releases, figures, diagnoses and events, each told or left under the bar."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from vyre_memory.ask.extract import extract
+from vyre_memory.ask.understand import understand
+from vyre_memory.contract import Passage
+
+NOW = datetime(2026, 3, 13, 12, 0, tzinfo=UTC)
+
+
+def _p(i: int, text: str, *, kind: str = "assistant", ts: str = "2026-03-01T10:00:00Z", about: str = "") -> Passage:
+    return Passage(
+        id=i,
+        session="s1",
+        seq=i,
+        uuids=(f"u{i}",),
+        kind=kind,
+        name="Ana" if kind == "typed" else "assistant",
+        ts=ts,
+        text=text,
+        score=1.0 / (i + 1),
+        cwd="/home/ana/code/tide",
+        session_kind="interactive",
+        about=about or text,
+    )
+
+
+def _ask(question: str, passages: list[Passage]):  # type: ignore[no-untyped-def]
+    return extract(question, understand(question, NOW), passages)
+
+
+def test_latest_release_is_the_highest_version_of_the_newest_release_report() -> None:
+    passages = [
+        _p(0, "tide-api 1.2.0 released to production.", ts="2026-01-10T10:00:00Z", about="tide-api release"),
+        _p(1, "Canary clean on 1.3.1, promoting to prod.", ts="2026-02-20T10:00:00Z", about="tide-api 1.3.1"),
+        _p(2, "1.3.0 is live in production.", ts="2026-02-01T10:00:00Z", about="tide-api 1.3.0"),
+    ]
+    got = _ask("what's the latest tide-api release?", passages)
+    assert got is not None and (got.answer, got.confidence, got.method) == ("1.3.1", 0.6, "latest")
+    assert "1.3.1" in got.quote
+
+
+def test_latest_release_stays_under_the_bar_when_a_higher_version_is_in_sight() -> None:
+    passages = [
+        _p(0, "1.3.0 is live in production.", ts="2026-02-20T10:00:00Z", about="tide-api 1.3.0"),
+        _p(1, "Planning 2.0.0 for next quarter.", ts="2026-01-05T10:00:00Z", about="tide-api 2.0.0"),
+    ]
+    got = _ask("what's the latest tide-api release?", passages)
+    assert got is not None and got.confidence < 0.5
+
+
+def test_what_shipped_yesterday_is_the_version_the_days_release_reports_agree_on() -> None:
+    passages = [
+        _p(0, "v2.1.0 is live (100% at 11:02).", ts="2026-03-12T11:00:00Z"),
+        _p(1, "Tagged v2.1.0 and deployed.", ts="2026-03-12T10:00:00Z"),
+        _p(2, "v2.0.1 is live.", ts="2026-02-01T10:00:00Z"),
+    ]
+    got = _ask("what did we ship yesterday?", passages)
+    assert got is not None and got.answer == "2.1.0" and got.confidence >= 0.5
+
+
+def test_nothing_shipped_in_the_window_gives_no_answer() -> None:
+    passages = [_p(0, "v2.0.1 is live.", ts="2026-02-01T10:00:00Z")]
+    assert _ask("what did we ship yesterday?", passages) is None
+
+
+def test_figure_is_the_number_next_to_the_measure_for_the_named_version() -> None:
+    passages = [
+        _p(0, "v2.1.0 candidate: **MAE 5.71, p90 10.8** on December (2.0.1: 5.96 / 11.4).", about="eta offline eval"),
+        _p(1, "v2.0.1 final: **MAE 5.94, p90 11.3** on the holdout.", about="eta offline eval"),
+    ]
+    got = _ask("what offline MAE did eta v2.0.1 get?", passages)
+    assert got is not None and (got.answer, got.method) == ("MAE 5.94", "figure") and got.confidence >= 0.5
+
+
+def test_figure_for_a_version_never_mentioned_abstains() -> None:
+    passages = [_p(0, "v2.1.0 candidate: **MAE 5.71** on December.", about="eta offline eval")]
+    got = _ask("what MAE did eta v2.2 get in production?", passages)
+    assert got is None or got.confidence < 0.5
+
+
+def test_figure_never_reads_an_edit_in_tool_output() -> None:
+    edit = "old_string: memory: 512Mi new_string: memory: 1Gi"
+    got = _ask("what memory limit does the renderer use", [_p(0, edit, kind="tool_output")])
+    assert got is None or got.confidence < 0.5
+
+
+def test_cause_is_the_finding_before_the_proposed_fix() -> None:
+    text = (
+        "Confirmed: the node clock is 41 seconds slow, so every webhook signature on it fails the 30s tolerance.\n\n"
+        "Suggested fix:\n- restore the tolerance to 300s"
+    )
+    passages = [_p(0, "Let me check the logs.", about="webhook signature"), _p(1, text, about="webhook signature")]
+    got = _ask("why were the webhook signatures failing", passages)
+    assert got is not None and got.method == "diagnosis" and got.confidence >= 0.5
+    assert got.answer.startswith("Confirmed: the node clock is 41 seconds slow") and "restore" not in got.answer
+
+
+def test_cause_without_a_finding_stays_under_the_bar() -> None:
+    passages = [_p(0, "Let me look at the webhook handler first, then the logs.", about="webhook signature")]
+    got = _ask("why were the webhook signatures failing", passages)
+    assert got is None or got.confidence < 0.5
+
+
+def test_why_is_answered_by_a_reason_sentence_naming_the_version() -> None:
+    text = "v3.1.0 shipped today (the first attempt failed because a long query held the table lock)."
+    got = _ask("why did the first v3.1.0 deploy attempt fail", [_p(0, text, about="deploy")])
+    assert got is not None and got.method == "because" and "lock" in got.answer
+
+
+def test_what_happened_is_the_persons_one_clause_in_the_window() -> None:
+    text = "rough weekend: rex tore his knee ligament chasing a squirrel on saturday, surgery is thursday."
+    passages = [
+        _p(0, text, kind="typed", ts="2026-02-16T09:00:00Z"),
+        _p(1, "Oh no, poor Rex.", ts="2026-02-16T09:01:00Z"),
+    ]
+    got = _ask("what happened to rex in february", passages)
+    assert got is not None and got.method == "happened" and "ligament" in got.answer and got.confidence >= 0.5
+
+
+def test_what_happened_outside_the_window_is_not_told() -> None:
+    text = "rough weekend: rex tore his knee ligament chasing a squirrel on saturday, surgery is thursday."
+    got = _ask("what happened to rex in february", [_p(0, text, kind="typed", ts="2026-01-10T09:00:00Z")])
+    assert got is None or got.confidence < 0.5
