@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vyre_memory.ask.grounding import Evidence, GroundingResult, check, claims, passage_evidence
+from vyre_memory.ask.grounding import Evidence, GroundingResult, check, claims, names, passage_evidence
 
 
 @pytest.mark.parametrize(
@@ -205,3 +205,10 @@ def test_project_folder_name_is_evidence() -> None:
 def test_an_aside_starts_a_new_name() -> None:
     assert claims("Marcus Oyelaran (Tidewater ops manager)") == ["Marcus Oyelaran", "Tidewater"]
     assert claims("Two Celery beat schedulers") == ["Celery"]
+
+
+def test_names_are_the_name_claims_only() -> None:
+    assert names("Your wife Dani Reyes moved app/billing/refunds.py to v2.38.2 on August 22 with Marcus") == [
+        "Dani Reyes",
+        "Marcus",
+    ]

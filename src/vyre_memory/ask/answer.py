@@ -5,7 +5,10 @@ Guarantees:
   `reason`. Only `ModelCallsForbidden` (a real call under tests) propagates, because it is a bug, not weather.
 - Code checks, not the model, decide whether an answer is told: every cite must be one of the passages given
   (1..N), and every name, number, date, file name and identifier in the answer must appear in the cited passages
-  (`grounding.check`). A failed check means abstain.
+  (`grounding.check`). A failed check means abstain. A cited passage that gives instructions to an AI
+  (`injection.carries_injection`: "ignore previous instructions", a fake answer JSON, "NOTE TO ANY AI: say …")
+  is untrusted: it grounds nothing and is dropped from the sources, so an answer cited only to such text
+  abstains, and each claim must be in a clean cited passage.
 - Output that does not parse is retried once (a request with a note, so its own key); a second failure abstains.
   A timeout is not retried. Each call is bounded by `timeout_s`, so the step takes at most `2 * timeout_s`
   (and only `timeout_s` when the first call times out).
@@ -26,6 +29,7 @@ from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeo
 from vyre_memory.models.base import ModelBackend, ModelRequest
 
 from . import grounding
+from .injection import carries_injection
 from .prompts import answer as prompt
 from .prompts import complete, project_of
 
@@ -58,7 +62,7 @@ def _abstain(reason: str, *, known: Sequence[str] = (), cite: Sequence[Passage] 
 
 
 def _grounded_known(known: Sequence[str], passages: Sequence[Passage]) -> list[str]:
-    ev = grounding.Evidence(evidence(p) for p in passages)
+    ev = grounding.Evidence(evidence(p) for p in passages if not carries_injection(p.text))
     return [k for k in known if grounding.check(k, ev).ok]
 
 
@@ -74,10 +78,15 @@ def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage]) -> Answe
     if not valid:
         return _abstain("bad citation: none given", known=known)
     cited = [passages[i - 1] for i in valid]
-    result = grounding.check(out.answer, [evidence(p) for p in cited])
+    # text that gives instructions to an AI is untrusted: it grounds nothing, and is not a source
+    clean = [p for p in cited if not carries_injection(p.text)]
+    if not clean:
+        return _abstain("untrusted: the cited text gives instructions to an AI", known=known)
+    result = grounding.check(out.answer, [evidence(p) for p in clean])
     if not result.ok:
-        return _abstain(f"ungrounded: {result.missing[0]!r} not in cited text", known=known)
-    return AnswerResult(answer=out.answer, confidence=out.confidence, abstained=False, cite=cited, known=known)
+        where = "clean cited text" if len(clean) < len(cited) else "cited text"
+        return _abstain(f"ungrounded: {result.missing[0]!r} not in {where}", known=known)
+    return AnswerResult(answer=out.answer, confidence=out.confidence, abstained=False, cite=clean, known=known)
 
 
 def answer_with_model(

@@ -7,6 +7,7 @@ Guarantees:
   ("Marcus Tran"; sentence-opening words such as "The", "Yes", "Switched" are not names), numbers (decimals,
   percentages, money, versions such as v2.38.2), file names and paths, and identifiers (LED-1440, snake_case,
   CamelCase, ACRONYMS). Lower-case ordinary words are never claims.
+- `names(answer)` is the name claims alone (the people, places and things an answer names).
 - `check(answer, texts)` is ok exactly when every claim is found in `texts`, comparing with case, punctuation,
   thousands separators and a "v" before a version ignored; a date matches the same month and day written any of the
   forms above (and the year, when the answer gives one); "second" counts as 2. `missing` lists the claims not found.
@@ -21,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-__all__ = ["Evidence", "GroundingResult", "check", "claims", "passage_evidence"]
+__all__ = ["Evidence", "GroundingResult", "check", "claims", "names", "passage_evidence"]
 
 MONTHS = (
     "january",
@@ -335,6 +336,11 @@ def _typed_claims(answer: str) -> list[tuple[str, str]]:
 def claims(answer: str) -> list[str]:
     """The checkable pieces of `answer`, in order, without duplicates."""
     return [c for _, c in _typed_claims(answer)]
+
+
+def names(answer: str) -> list[str]:
+    """The names among `answer`'s claims ("Marcus Tran", "Dani"), in order, without duplicates."""
+    return [c for kind, c in _typed_claims(answer) if kind == "name"]
 
 
 def _grounded(kind: str, claim: str, ev: Evidence) -> bool:

@@ -6,7 +6,9 @@
 Guarantees:
 - every answer told has confidence at or above its class threshold, never below 0.5; anything
   else is an abstention with `answer: None` and `known`;
-- an answer's names and numbers are in the passages it cites (checked in code), or it abstains;
+- an answer's names and numbers are in the passages it cites (checked in code), or it abstains; a passage
+  that gives instructions to an AI grounds nothing, and a model's answer that says who someone is to the
+  person must agree with the person's own words (`verify.own_words_check`), whatever a verify model says;
 - a model failure of any kind (timeout, error, unparseable output, replay miss) ends in an
   abstention within the budget, never an exception (except real calls switched off in tests);
 - the same question over the same facts and turns gives the same result (answers are cached
@@ -29,6 +31,7 @@ from typing import Any
 from ..contract import AskResult, Passage, Scope
 from ..errors import ModelCallsForbidden
 from .extract import extract
+from .injection import carries_injection
 from .understand import understand
 
 THRESHOLDS: dict[str, float] = {"person": 0.6, "relation": 0.6, "who-said": 0.6}
@@ -171,7 +174,8 @@ class Pipeline:
             if not out.abstained and out.answer:
                 answer, confidence, cite = out.answer, out.confidence, list(out.cite)
         elif u.qclass in EXTRACTIVE and not (u.about_user and u.qclass in ("number", "other", "tool")):
-            got = extract(question, u, passages)
+            # text that gives instructions to an AI is no evidence for the extractor either
+            got = extract(question, u, [p for p in passages if not carries_injection(p.text)])
             if got is not None:
                 answer, confidence, cite = got.answer, got.confidence, list(got.cite)
                 quotes = {p.id: got.quote for p in got.cite}
@@ -182,6 +186,13 @@ class Pipeline:
         mark = time.perf_counter()
         # an answer a model gave about people is read again, by the verify model or else the answer model
         verify_backend = (self._backend("verify") or answer_backend) if answer is not None else None
+        if answer is not None and answer_backend is not None:
+            # in code first: who someone is to the person is told only as the person's own words say it
+            from .verify import own_words_check
+
+            own = own_words_check(question, answer, cite, self._own_facts(scope, now), user_name=self._user_name())
+            if not own.agrees:
+                answer = None
         if answer is not None and answer_backend is not None and verify_backend is not None:
             from .verify import needs_second_look, verify
 
@@ -239,6 +250,18 @@ class Pipeline:
             return self.memory.backend(purpose)
         except ModelCallsForbidden:
             raise
+
+    def _own_facts(self, scope: Scope, now: datetime) -> list[tuple[str, str, str]]:
+        """(subject, relation, object) of the personal facts the fast path may read for `scope` at `now`
+        (none for an agent): what memory knows from the person's own words."""
+        if not scope.personal_allowed:
+            return []
+        from .fast_path import iso_now
+
+        return [(m.subject, m.relation, m.object) for m in self.memory.fast_path._visible(scope, iso_now(now))]
+
+    def _user_name(self) -> str:
+        return str(self.memory.config.user_name or "")
 
     def _key(self, question: str, scope: Scope, now: datetime, thread: str | None) -> str:
         store = self.memory.store

@@ -8,6 +8,12 @@ Guarantees:
 - `second_look(...)` applies it to an `AnswerResult`: an answer that needs one and is not agreed with becomes an
   abstention ("second look: <reason>"); the verify call's cost, time and count are added either way.
 - Deterministic: the same inputs make the same request (the same request key).
+- `own_words_check(...)` is the code trust rule, no model: an answer that tells who someone is to the person
+  ("Your wife is Dani"; "Dani" to "what's my wife's name"; see `user_relations`) agrees only when each name and
+  relation it tells is a stored personal fact, or is said in an own sentence of a cited turn the person typed in
+  a session they ran (the trust rules of `read/`: not a question, quote, paste, joke or negation), in a turn
+  that carries no injection and a sentence that is no instruction to an AI (`injection`). Tool output, assistant
+  turns, pasted mail and an obliging verify model never make one. An answer that tells no such relation agrees.
 """
 
 from __future__ import annotations
@@ -19,13 +25,29 @@ from dataclasses import dataclass, replace
 
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
+from vyre_memory.ingest.records import TYPED
 from vyre_memory.models.base import ModelBackend
+from vyre_memory.read.relations import KIN, PEOPLE_RELATIONS
+from vyre_memory.read.rules import extract
+from vyre_memory.read.trust import judge_sentence, judge_turn, own_sentences
 
+from . import grounding
 from .answer import AnswerResult
+from .injection import carries_injection, is_instruction
+from .personal_questions import parse_personal_question
 from .prompts import complete
 from .prompts import verify as prompt
 
-__all__ = ["SECOND_LOOK_CLASSES", "VerifyResult", "needs_second_look", "second_look", "verify"]
+__all__ = [
+    "SECOND_LOOK_CLASSES",
+    "UserRelation",
+    "VerifyResult",
+    "needs_second_look",
+    "own_words_check",
+    "second_look",
+    "user_relations",
+    "verify",
+]
 
 DEFAULT_TIMEOUT_S = 0.7
 SECOND_LOOK_CLASSES = frozenset({"person", "relation", "who-said"})
@@ -113,3 +135,177 @@ def second_look(
     if check.agrees:
         return spent
     return replace(spent, answer=None, confidence=0.0, abstained=True, cite=[], reason=f"second look: {check.reason}")
+
+
+# ---------------------------------------------------------------- the code trust rule for who someone is to the user
+#
+# A model answer that says who someone is to the person ("Your wife is Dani", "Dani" to "what's my wife's
+# name") is told only when what memory knows from the person's own words agrees: a stored personal fact (the
+# fact store holds only what the trust rules read in the person's own typed words), or a cited turn the person
+# typed, in a session they ran, whose own sentence (not a question, quote, paste, joke or an instruction to an
+# AI) names that person with that relation. A model, an assistant turn, tool output or pasted mail never makes
+# one; neither does a verify model that agrees.
+
+_RELATION_WORDS: dict[str, str] = {w: r for w, r in KIN.items() if r in PEOPLE_RELATIONS}
+# A relation word also covers the narrower ones: "your partner" is told by a fact "wife".
+_COVERS: dict[str, frozenset[str]] = {
+    "partner": frozenset({"partner", "wife", "husband", "fiance"}),
+    "child": frozenset({"child", "son", "daughter"}),
+    "son": frozenset({"son", "child"}),
+    "daughter": frozenset({"daughter", "child"}),
+    "friend": frozenset({"friend", "family_friend"}),
+    "family_friend": frozenset({"family_friend", "friend"}),
+    "spouse": frozenset({"wife", "husband", "partner"}),
+}
+_REL_ALT = "|".join(sorted((re.escape(w) for w in _RELATION_WORDS), key=len, reverse=True))
+_CHAIN = rf"(?:(?:{_REL_ALT})(?:'s|’s)\s+(?:[\w-]+\s+){{0,2}}?)*"
+_NEAR_WORDS = 3  # a name within three words of the relation word is the one it names
+
+
+@dataclass(frozen=True)
+class UserRelation:
+    """One relation an answer tells of the person: the related person's name, the relation, and whether it
+    is reached through someone else ("your wife's sister"), so its subject is not the person."""
+
+    name: str
+    relation: str
+    chained: bool = False
+
+
+def _mention(owner: str) -> re.Pattern[str]:
+    """'<owner> [up to two words] [relation's ...] relation', e.g. 'your older sister', 'my wife's brother'."""
+    return re.compile(
+        rf"(?<![\w'’]){owner}\s+(?:[\w-]+\s+){{0,2}}?(?P<chain>{_CHAIN})(?P<rel>{_REL_ALT})(?:s|'s|’s)?\b",
+        re.IGNORECASE,
+    )
+
+
+_MARRIED = re.compile(r"\byou(?:'re|’re|\s+are|\s+were|\s+got)\s+(?P<rel>married|engaged)\s+to\b", re.IGNORECASE)
+_OWN_MENTION = _mention(r"(?:my|our)")
+
+
+def _your(user_name: str) -> re.Pattern[str]:
+    owner = r"(?:your|the\s+user['’]s"
+    if user_name.strip():
+        owner += rf"|{re.escape(user_name.strip())}['’]s"
+    return _mention(owner + ")")
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in re.finditer(r"[\w'’-]+", text)]
+
+
+def _words_between(spans: list[tuple[int, int]], a: int, b: int) -> int:
+    """How many words lie between character offsets a <= b."""
+    return sum(1 for s, e in spans if s >= a and e <= b)
+
+
+def _nearest(text: str, start: int, end: int, candidates: Sequence[str]) -> str | None:
+    """The candidate name said nearest the span [start, end) of `text`, within `_NEAR_WORDS` words."""
+    spans = _word_spans(text)
+    best: tuple[int, int, str] | None = None
+    low = text.lower()
+    for name in candidates:
+        for m in re.finditer(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", low):
+            if m.start() >= end:
+                gap, side = _words_between(spans, end, m.start()), 0
+            elif m.end() <= start:
+                gap, side = _words_between(spans, m.end(), start), 1
+            else:
+                continue
+            if gap <= _NEAR_WORDS and (best is None or (gap, side) < best[:2]):
+                best = (gap, side, name)
+    return best[2] if best else None
+
+
+def user_relations(question: str, answer: str, *, user_name: str = "") -> list[UserRelation]:
+    """The relations `answer` tells of the person, each with the name it gives: from the answer's own words
+    ("Your wife is Dani", "Dani, your wife", "you're married to Dani") or, when it names no relation, from a
+    question that asks for one ("what's my wife's name" answered "Dani"). Empty when it tells none."""
+    user = user_name.strip().lower()
+    people = [n for n in grounding.names(answer) if n.lower() != user and n.lower() not in _RELATION_WORDS]
+    out: list[UserRelation] = []
+    mentioned = False
+    for m in _your(user_name).finditer(answer):
+        mentioned = True
+        name = _nearest(answer, m.start(), m.end(), people)
+        if name is not None:
+            out.append(UserRelation(name, _RELATION_WORDS[m.group("rel").lower()], bool(m.group("chain"))))
+    for m in _MARRIED.finditer(answer):
+        mentioned = True
+        name = _nearest(answer, m.start(), m.end(), people)
+        if name is not None:
+            out.append(UserRelation(name, "spouse" if m.group("rel").lower() == "married" else "fiance"))
+    if mentioned:
+        return out
+    query = parse_personal_question(question)
+    if query is not None and query.reverse is None and query.relation in PEOPLE_RELATIONS:
+        chained = bool(query.via) or query.subject != "user"
+        out.extend(UserRelation(n, query.relation, chained) for n in people)
+    return out
+
+
+def _same_person(said: str, known: str) -> bool:
+    a, b = set(said.lower().split()), set(known.lower().split())
+    return bool(a) and bool(b) and (a <= b or b <= a)
+
+
+def _fact_agrees(rel: UserRelation, facts: Sequence[tuple[str, str, str]]) -> bool:
+    covers = _COVERS.get(rel.relation, frozenset({rel.relation}))
+    return any(
+        relation in covers and (rel.chained or subject == "user") and _same_person(rel.name, obj)
+        for subject, relation, obj in facts
+    )
+
+
+def _own_sentences_of(cited: Sequence[Passage]) -> list[str]:
+    """The sentences of cited turns that are the person's own words stating something (trust rules of read/),
+    without any turn that carries an injection or any sentence that instructs an AI."""
+    out: list[str] = []
+    for p in cited:
+        if p.kind != TYPED or not judge_turn(p.kind, p.session_kind, p.text).ok or carries_injection(p.text):
+            continue
+        out.extend(s.text for s in own_sentences(p.text) if judge_sentence(s.text).ok and not is_instruction(s.text))
+    return out
+
+
+def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
+    covers = _COVERS.get(rel.relation, frozenset({rel.relation}))
+    for c in extract(sentence):
+        if c.relation in covers and (rel.chained or c.subject == "user") and _same_person(rel.name, c.object):
+            return True
+    for m in _OWN_MENTION.finditer(sentence):
+        if _RELATION_WORDS[m.group("rel").lower()] not in covers or (bool(m.group("chain")) and not rel.chained):
+            continue
+        if _nearest(sentence, m.start(), m.end(), [rel.name, *rel.name.split()[:1]]) is not None:
+            return True
+    return False
+
+
+def own_words_check(
+    question: str,
+    answer: str,
+    cited: Sequence[Passage],
+    facts: Sequence[tuple[str, str, str]],
+    *,
+    user_name: str = "",
+) -> VerifyResult:
+    """The code trust rule: an answer telling who someone is to the person agrees with the person's own words.
+
+    `facts` are (subject, relation, object) of stored personal facts the asker may see (none for an agent).
+    Agrees when the answer tells no such relation, or when every relation it tells (name and relation) is a
+    stored fact or is stated in an own sentence of a cited typed turn. Pure; no model.
+    """
+    start = time.perf_counter()
+    told = user_relations(question, answer, user_name=user_name)
+    sentences = _own_sentences_of(cited) if told else []
+    for rel in told:
+        if not (_fact_agrees(rel, facts) or any(_sentence_agrees(rel, s) for s in sentences)):
+            reason = f"not in the person's own words: {rel.relation.replace('_', ' ')} {rel.name}"
+            return VerifyResult(False, reason, 0.0, (time.perf_counter() - start) * 1000)
+    return VerifyResult(
+        True,
+        "agrees with the person's own words" if told else "tells no relation to the person",
+        0.0,
+        (time.perf_counter() - start) * 1000,
+    )
