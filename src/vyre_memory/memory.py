@@ -84,6 +84,8 @@ class Memory:
         passages = index_passages(self.store, self.config.user_name)
         embedder = self.embedder
         vectors = embed_passages(self.store, embedder, progress) if embedder is not None else 0
+        if embedder is not None and vectors and not self.store.readonly:  # a large index is kept in a file
+            self.retriever.vectors.save(self.store, embedder.name, embedder.dim)
         return {"passages": passages, "vectors": vectors}
 
     @property
@@ -100,7 +102,9 @@ class Memory:
     @property
     def retriever(self) -> Retriever:
         if self._retriever is None:
-            self._retriever = Retriever(self.store, self.embedder, self.config.user_name, expander=self.expand)
+            self._retriever = Retriever(
+                self.store, self.embedder, self.config.user_name, expander=self.expand, folder=self.config.home
+            )
         return self._retriever
 
     def retrieve(

@@ -7,20 +7,24 @@ question over the same corpus gives the same ranking; `context.thread` only ever
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..contract import Passage, Scope
+from ..errors import StoreError
 from ..store.passages import PassageRow
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
 from .configs import RetrievalConfig, get_config
+from .directory import PassageDirectory
 from .personal_questions import parse_personal_question
 from .understand import Understanding, understand
 
@@ -39,18 +43,31 @@ def _iso(when: datetime) -> str:
 # a word in more than COMMON_SHARE of passages is dropped from the search when one in under RARE_SHARE is there
 COMMON_SHARE = 0.2
 RARE_SHARE = 0.05
+# FTS5 ranks ~5 us per matching passage on this machine: a full-text list ranks about this many at most
+POSTINGS_BUDGET = 12_000
+LARGE_INDEX = 100_000  # passages; past it word counts are kept across corpus versions (see _matches)
 
 
 VECTOR_CHUNK = 100_000
+SAVE_FROM_ROWS = 50_000  # smaller indexes load from the database in a second or two: no file is kept
+SAVE_AFTER_SHARE = 0.05  # the file is rewritten once this share of rows came after it
 
 
 class VectorCache:
-    """The passage vectors of one embedder in a vector index, grown as passages get vectors."""
+    """The passage vectors of one embedder in a vector index, grown as passages get vectors.
 
-    def __init__(self) -> None:
+    With a folder, a large index is also kept in a file there (`save`), so a new process loads it in
+    seconds and reads only the rows added since from the database. The file names the database it
+    came from (its `store_id`) and the embedder; any other file, or one ahead of the database, is
+    ignored: the database stays the source of truth.
+    """
+
+    def __init__(self, folder: Path | None = None) -> None:
         self._lock = threading.Lock()
+        self.folder = folder
         self._model: str | None = None
         self._seen = -1
+        self._saved_rows = 0
         self.last_id = 0
         self.index: VectorIndex | None = None
 
@@ -58,16 +75,60 @@ class VectorCache:
         """The index, first brought up to date when the store's `vectors_version` moved."""
         with self._lock:
             if self._model != model or self.index is None:
-                self.index, self._model, self.last_id, self._seen = VectorIndex(dim), model, 0, -1
+                self._model, self._seen, self._saved_rows = model, -1, 0
+                self.index = self._load(store, model, dim)
+                self.last_id = max(0, self.index.max_id)
             if version != self._seen:
+                added = 0
                 while True:  # in chunks: the whole matrix and its raw rows are never held at once
                     ids, matrix = store.load_vectors(model, dim, after_id=self.last_id, limit=VECTOR_CHUNK)
                     if not len(ids):
                         break
                     self.index.add(ids, matrix)
-                    self.last_id = int(ids.max())
+                    self.last_id, added = int(ids.max()), added + len(ids)
                 self._seen = version
+                if added >= SAVE_FROM_ROWS:  # a long load from the database is not paid twice
+                    self._write(store, model)
         return self
+
+    def _file(self, store: Store, model: str) -> Path | None:
+        store_id = store.get_meta("store_id")
+        if self.folder is None or not store_id:
+            return None
+        return self.folder / f"vectors-{hashlib.sha256(f'{store_id}|{model}'.encode()).hexdigest()[:16]}.npz"
+
+    def _load(self, store: Store, model: str, dim: int) -> VectorIndex:
+        path = self._file(store, model)
+        if path is not None and path.exists():
+            try:
+                index = VectorIndex.load(path)
+            except StoreError:
+                index = None  # unreadable: rebuilt from the database and written again
+            if index is not None and index.dim == dim and index.max_id <= store.passage_count():
+                self._saved_rows = len(index)
+                return index
+        return VectorIndex(dim)
+
+    def save(self, store: Store, model: str, dim: int) -> bool:
+        """Bring the index up to date and write its file when it is large and has grown since; True when
+        written."""
+        self.get(store, model, dim, store.vectors_version())
+        with self._lock:
+            return self._write(store, model)
+
+    def _write(self, store: Store, model: str) -> bool:
+        path = self._file(store, model)
+        index = self.index
+        if path is None or index is None or len(index) < SAVE_FROM_ROWS:
+            return False
+        if self._saved_rows and len(index) - self._saved_rows < SAVE_AFTER_SHARE * self._saved_rows:
+            return False
+        try:
+            index.save(path)
+        except OSError:
+            return False  # a read-only or full disk: the next process loads from the database again
+        self._saved_rows = len(index)
+        return True
 
     def search(self, query: np.ndarray, allowed: np.ndarray | None, k: int) -> list[tuple[int, float]]:
         if self.index is None or len(self.index) == 0:
@@ -82,15 +143,18 @@ class Retriever:
         embedder: Any | None = None,
         user_name: str = "you",
         expander: Callable[[str], list[str]] | None = None,
+        folder: Path | None = None,
     ) -> None:
         self.store = store
         self.expander = expander
         self.embedder = embedder
         self.user_name = user_name
-        self.vectors = VectorCache()
+        self.vectors = VectorCache(folder)
+        self.directory = PassageDirectory()
         self._facts_key: int | None = None
         self._df: dict[str, int] = {}
         self._df_version = -1
+        self._df_total = -1
         self._mentions: list[Any] = []
 
     def retrieve(
@@ -123,11 +187,11 @@ class Retriever:
         narrow = bool(window and window.strength == "exact" and (window.end - window.start).days <= 8)
         outside = cfg.narrow_outside_weight if narrow else 1.0
         if cfg.bm25:
-            match = fts_query(self._selective(terms or [question]))
-            ranked = self.store.bm25(match, scope, limit=cfg.candidates, until=horizon)
+            words = self._selective(terms or [question])
+            ranked = self._full_text(words, scope, cfg.candidates, None, horizon)
             lists.append((cfg.bm25_weight * outside, ranked, "bm25"))
             if window:
-                windowed = self.store.bm25(match, scope, limit=cfg.candidates // 2, since=since, until=until)
+                windowed = self._full_text(words, scope, cfg.candidates // 2, since, until)
                 lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed, "bm25"))
         if cfg.dense and self.embedder is not None:
             query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
@@ -144,12 +208,24 @@ class Retriever:
         fused: dict[int, float] = {}
         via: dict[int, set[str]] = {}
         for weight, ranked, name in lists:
+            hi = ranked[0][1] if ranked else 0.0
+            lo = ranked[-1][1] if ranked else 0.0
             for rank, (pid, _score) in enumerate(ranked):
                 fused[pid] = fused.get(pid, 0.0) + weight / (cfg.rrf_k + rank + 1)
+                if cfg.score_weight and name != "facts" and hi > lo:
+                    fused[pid] += cfg.score_weight * weight * (_score - lo) / (hi - lo) / (cfg.rrf_k + 1)
                 via.setdefault(pid, set()).add(name)
         if not fused:
             return []
         rows = self.store.passages_by_id(list(fused))
+        if cfg.neighbor_weight:
+            at = {(r.session, r.seq): pid for pid, r in rows.items()}
+            base = dict(fused)
+            for pid, r in rows.items():
+                for d in (-1, 1):
+                    other = at.get((r.session, r.seq + d))
+                    if other is not None and other != pid:
+                        fused[pid] += cfg.neighbor_weight * base[other]
         if cfg.session_weight:
             per_session: dict[str, float] = {}
             for pid, score in fused.items():
@@ -193,37 +269,60 @@ class Retriever:
         """Nearest passages in scope (and in [since, until)). The person's own scope searches the whole
         index and drops what memory never answers from (its own threads, turns outside the time); a
         project or agent scope scores only the passages inside it."""
+        places = self.directory.refresh(self.store)
         short_window = since is not None and _days_between(since, until) <= 31
-        if scope.folders() is not None or short_window:  # few passages: score exactly those
-            return cache.search(query, self.store.passage_ids_in_scope(scope, since=since, until=until), k)
+        if scope.folders() is not None or short_window:  # score only the passages inside
+            return cache.search(query, places.ids_in(self.store, scope, since=since, until=until), k)
         hits = cache.search(query, None, k * (8 if since else 2))
-        rows = self.store.passages_by_id([pid for pid, _ in hits])
-        kept = [
-            (pid, score)
-            for pid, score in hits
-            if pid in rows
-            and rows[pid].session_kind not in scope.excluded_session_kinds()
-            and (rows[pid].ts or "") < until
-            and (since is None or (rows[pid].ts or "") >= since)
-        ]
-        return kept[:k]
+        score = dict(hits)
+        kept = places.keep(self.store, scope, [pid for pid, _ in hits], since=since, until=until)
+        return [(pid, score[pid]) for pid in kept[:k]]
 
     def _selective(self, terms: list[str]) -> list[str]:
-        """Drop search words that match most passages when rarer ones are there: ranking every passage
-        with "test" or "error" costs seconds at a million turns and says little."""
+        """Drop search words that match most passages when rarer ones are there: "test" or "error"
+        beside a rare name says little."""
         total = max(1, self.store.passage_count())
-        version = self.store.corpus_version()
-        if self._df_version != version:
-            self._df, self._df_version = {}, version
         words = fts_words(terms)
-        share = {}
-        for w in words:
-            if w not in self._df:
-                self._df[w] = self.store.match_count(w)
-            share[w] = self._df[w] / total
+        share = {w: self._matches(w) / total for w in words}
         if not any(v < RARE_SHARE for v in share.values()):
             return words
         return [w for w in words if share[w] <= COMMON_SHARE] or words
+
+    def _matches(self, word: str) -> int:
+        """How many passages a word matches. Counted once per corpus version while the index is small;
+        on a large one kept until it has grown a tenth, since counting a common word costs ~0.1 s."""
+        total = self.store.passage_count()
+        stale = total < LARGE_INDEX and self.store.corpus_version() != self._df_version
+        if stale or not (self._df_total <= total <= self._df_total * 1.1):
+            self._df, self._df_version, self._df_total = {}, self.store.corpus_version(), total
+        if word not in self._df:
+            self._df[word] = self.store.match_count(word)
+        return self._df[word]
+
+    def _full_text(
+        self, words: list[str], scope: Scope, limit: int, since: str | None, until: str | None
+    ) -> list[tuple[int, float]]:
+        """BM25 over the words, ranking about POSTINGS_BUDGET matches at most: the commonest words are
+        left out first, and when even the rarest is that common only its latest matches (by passage id,
+        which follows ingest order) are ranked. Small indexes never reach the budget."""
+        first, last = 0, self.store.passage_count()
+        if since is not None:
+            first, last = self.directory.refresh(self.store).id_range(since, until)
+            if last < first:
+                return []
+        share = (last - first + 1) / max(1, self.store.passage_count())
+        expected = {w: self._matches(w) * share for w in words}
+        chosen: list[str] = []
+        spent = 0.0
+        for w in sorted(words, key=lambda w: (expected[w], w)):
+            if chosen and spent + expected[w] > POSTINGS_BUDGET:
+                break
+            chosen.append(w)
+            spent += expected[w]
+        if spent > POSTINGS_BUDGET:
+            first = max(first, int(last - (last - first) * POSTINGS_BUDGET / spent))
+        match = fts_query([w for w in words if w in chosen])
+        return self.store.bm25(match, scope, limit=limit, since=since, until=until, ids=(first, last))
 
     def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:
         """Passages of the turns that personal facts about this question were read from."""

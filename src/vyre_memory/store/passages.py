@@ -255,39 +255,46 @@ class PassageStore:
         limit: int = 100,
         since: str | None = None,
         until: str | None = None,
+        ids: tuple[int, int] | None = None,
     ) -> list[tuple[int, float]]:
-        """(passage id, score) best first; higher is better."""
+        """(passage id, score) best first; higher is better. `ids` (first, last) bounds the passage ids
+        FTS5 visits, so a search can rank only part of a huge index."""
         if not match:
             return []
+        first, last = ids or (0, 1 << 62)
         where, params = scope_sql(scope)
         time_sql = _window_sql(since, until, params)
         if scope.folders() is None and since is None:
             # The person's own scope sees every project: FTS5 finds its top matches first (ORDER BY rank
             # LIMIT is its fast path), and only memory's own threads and later turns are dropped after.
             sql = f"""SELECT p.id, f.rank FROM
-                        (SELECT rowid, rank FROM passages_fts WHERE passages_fts MATCH ? ORDER BY rank LIMIT ?) f
+                        (SELECT rowid, rank FROM passages_fts WHERE passages_fts MATCH ? AND rowid BETWEEN ? AND ?
+                         ORDER BY rank LIMIT ?) f
                       JOIN passages p ON p.id = f.rowid JOIN sessions s ON s.id = p.session
                       WHERE {where}{time_sql} ORDER BY f.rank LIMIT ?"""
-            args = [match, limit * 4, *params, limit]
+            args = [match, first, last, limit * 4, *params, limit]
         else:
             sql = f"""SELECT p.id, bm25(passages_fts) AS score FROM passages_fts
                       JOIN passages p ON p.id = passages_fts.rowid JOIN sessions s ON s.id = p.session
-                      WHERE passages_fts MATCH ? AND {where}{time_sql} ORDER BY score LIMIT ?"""
-            args = [match, *params, limit]
+                      WHERE passages_fts MATCH ? AND passages_fts.rowid BETWEEN ? AND ? AND {where}{time_sql}
+                      ORDER BY score LIMIT ?"""
+            args = [match, first, last, *params, limit]
         try:
             rows = self.conn.execute(sql, args).fetchall()
         except sqlite3.OperationalError:
             return []
         return [(r[0], -float(r[1])) for r in rows]
 
-    def passage_ids_in_scope(self, scope: Scope, *, since: str | None = None, until: str | None = None) -> np.ndarray:
-        where, params = scope_sql(scope)
-        time_sql = _window_sql(since, until, params)
-        # driven from the sessions in scope (few), then their passages by the (session, seq) index
-        rows = self.conn.execute(
-            f"SELECT p.id FROM sessions s CROSS JOIN passages p ON p.session = s.id WHERE {where}{time_sql}", params
+    def passage_places(self, after_id: int, limit: int) -> list[tuple[int, str, str | None]]:
+        """(id, session, ts) of the passages after `after_id`, in id order (for the in-memory directory)."""
+        return self.conn.execute(
+            "SELECT id, session, ts FROM passages WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit)
         ).fetchall()
-        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    def sessions_in_scope(self, scope: Scope) -> list[str]:
+        """The ids of the sessions a scope may read (memory's own threads never among them)."""
+        where, params = scope_sql(scope)
+        return [r[0] for r in self.conn.execute(f"SELECT s.id FROM sessions s WHERE {where}", params)]
 
     def match_count(self, term: str) -> int:
         """How many passages a full-text term matches (for dropping terms that match nearly everything)."""

@@ -234,6 +234,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (text_hash, prompt_version)
     ) WITHOUT ROWID;
     """,
+    # 6: an identity for this database, so a file derived from it (the saved vector index) is never
+    # read against another one
+    """
+    INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+    """,
 ]
 
 

@@ -4,9 +4,10 @@ Guarantees:
 
 * ``search(query, k, allowed)`` returns at most ``k`` ``(row_id, cosine)`` pairs, best first, never
   an id that was not added and, when ``allowed`` is given, never an id outside ``allowed``.
-* A scoped search (``allowed`` given) scores only the rows in ``allowed`` and is exact over them
-  (up to float16 storage rounding, ~1e-3 on a cosine): every member of the scope is visited, no
-  other row's vector is decoded or scored.
+* A scoped search (``allowed`` given) scores only the rows in ``allowed``, never decoding another
+  row's vector. It is exact over them (up to float16 storage rounding, ~1e-3 on a cosine) while the
+  index is flat or the scope holds at most ``exact_scope_rows`` rows (50k); a larger scope in an
+  inverted file visits the same share of cells as an unscoped search, and is as approximate.
 * An unscoped search is exact (flat scan) while the index holds fewer than ``ivf_threshold`` rows
   (200k); above it the index becomes an inverted file (k-means cells, ~sqrt(n); a quarter of them
   visited per query), which is approximate: bench/vectors.py prints recall@50 against brute force
@@ -70,11 +71,13 @@ class VectorIndex:
         *,
         ivf_threshold: int = 200_000,
         nprobe_fraction: float = 0.25,
+        exact_scope_rows: int = 50_000,
         engine: str | None = None,
     ) -> None:
         self.dim = dim
         self.ivf_threshold = ivf_threshold
         self.nprobe_fraction = nprobe_fraction
+        self.exact_scope_rows = exact_scope_rows
         self.engine = engine or ("faiss" if _have_faiss() else "numpy")
         if self.engine not in ("faiss", "numpy"):
             raise ValueError(f"unknown vector engine {engine!r}")
@@ -103,6 +106,11 @@ class VectorIndex:
             per_row += 16  # direct-map hashtable entry (approx.)
             return n * per_row + self._index.nlist * self.dim * 4
         return n * per_row
+
+    @property
+    def max_id(self) -> int:
+        """The largest row id added (-1 while empty)."""
+        return self._max_id
 
     @property
     def is_exact(self) -> bool:
@@ -262,8 +270,9 @@ class VectorIndex:
             sel = faiss.IDSelectorBatch(allowed)
         if self._trained_at == 0:
             params: Any = faiss.SearchParameters(sel=sel)
-        else:  # visit every cell: exact over the scope; only scope members are decoded and scored
-            params = faiss.SearchParametersIVF(sel=sel, nprobe=self._index.nlist)
+        else:  # a small scope visits every cell (exact over it); a large one the usual share of cells
+            nprobe = self._index.nlist if len(allowed) <= self.exact_scope_rows else self._index.nprobe
+            params = faiss.SearchParametersIVF(sel=sel, nprobe=nprobe)
         scores, labels = self._index.search(q, k, params=params)
         del bitmap  # kept alive until faiss is done with the pointer
         return [(int(i), float(s)) for i, s in zip(labels[0], scores[0]) if i >= 0]
@@ -282,6 +291,7 @@ class VectorIndex:
             "trained_at": self._trained_at,
             "ivf_threshold": self.ivf_threshold,
             "nprobe_fraction": self.nprobe_fraction,
+            "exact_scope_rows": self.exact_scope_rows,
         }
         arrays: dict[str, Any] = {"meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
         if self.engine == "numpy":
@@ -309,6 +319,7 @@ class VectorIndex:
                     meta["dim"],
                     ivf_threshold=meta["ivf_threshold"],
                     nprobe_fraction=meta["nprobe_fraction"],
+                    exact_scope_rows=meta.get("exact_scope_rows", 50_000),
                     engine=meta["engine"],
                 )
                 idx._count, idx._max_id, idx._trained_at = meta["count"], meta["max_id"], meta["trained_at"]

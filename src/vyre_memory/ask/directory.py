@@ -1,0 +1,116 @@
+"""Where every passage sits, held in memory: its session and its time, so that scope and time
+filters over a million passages are array operations rather than SQL joins.
+
+Guarantees:
+- grown forward from the last passage id seen (passages are append-only: never deleted or moved);
+- `ids_in(scope, since, until)` is exactly the passages the scope SQL and the time window keep, as a
+  sorted array: the sessions a scope keeps come from the store's own scope SQL (`sessions_in_scope`),
+  re-read whenever the corpus changes, so a session whose folder or kind changed is filtered as it is
+  now; times compare as the SQL does (byte order of the stored text; a passage with no time is
+  outside every window);
+- `keep(ids, ...)` answers the same question for given ids, in their order;
+- `id_range(since, until)` bounds the ids of every passage in the window (for full-text searches).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..contract import Scope
+from ..store.sqlite import Store
+
+CHUNK = 200_000
+
+
+class PassageDirectory:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._codes: dict[str, int] = {}  # session id -> small int
+        self.ids = np.zeros(0, dtype=np.int64)
+        self._session = np.zeros(0, dtype=np.int32)
+        self._ts = np.zeros(0, dtype="S1")
+        self._has_ts = np.zeros(0, dtype=bool)
+        self._scopes: dict[tuple[object, ...], np.ndarray] = {}
+        self._version = -1
+
+    def refresh(self, store: Store) -> PassageDirectory:
+        """Read the passages added since the last call; forget cached scopes when the corpus moved."""
+        with self._lock:
+            version = store.corpus_version()
+            if version != self._version:
+                self._scopes, self._version = {}, version
+            last = int(self.ids[-1]) if len(self.ids) else 0
+            while True:
+                rows = store.passage_places(last, CHUNK)
+                if not rows:
+                    break
+                self._append(rows)
+                last = rows[-1][0]
+        return self
+
+    def _append(self, rows: list[tuple[int, str, str | None]]) -> None:
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        codes = np.fromiter((self._codes.setdefault(r[1], len(self._codes)) for r in rows), np.int32, len(rows))
+        stamps = [(r[2] or "").encode("utf-8", "surrogatepass") for r in rows]
+        ts = np.array(stamps, dtype=bytes)
+        width = max(ts.dtype.itemsize, self._ts.dtype.itemsize)
+        self.ids = np.concatenate([self.ids, ids])
+        self._session = np.concatenate([self._session, codes])
+        self._ts = np.concatenate([self._ts.astype(f"S{width}"), ts.astype(f"S{width}")])
+        self._has_ts = np.concatenate([self._has_ts, np.array([r[2] is not None for r in rows], dtype=bool)])
+
+    def _session_mask(self, store: Store, scope: Scope) -> np.ndarray:
+        """One flag per session code: may this scope read it."""
+        key = (scope.project_cwds, scope.agent_projects)
+        mask = self._scopes.get(key)
+        if mask is None or len(mask) < len(self._codes):
+            mask = np.zeros(len(self._codes), dtype=bool)
+            for session in store.sessions_in_scope(scope):
+                code = self._codes.get(session)
+                if code is not None:
+                    mask[code] = True
+            self._scopes[key] = mask
+        return mask
+
+    def _in_window(self, rows: np.ndarray | slice, since: str | None, until: str | None) -> np.ndarray:
+        keep = np.ones(len(self._ts[rows]), dtype=bool)
+        if since is not None or until is not None:
+            ts = self._ts[rows]
+            keep &= self._has_ts[rows]
+            if since is not None:
+                keep &= ts >= since.encode()
+            if until is not None:
+                keep &= ts < until.encode()
+        return keep
+
+    def _rows_kept(
+        self, store: Store, scope: Scope, rows: np.ndarray | slice, since: str | None, until: str | None
+    ) -> np.ndarray:
+        return self._session_mask(store, scope)[self._session[rows]] & self._in_window(rows, since, until)
+
+    def id_range(self, since: str | None, until: str | None) -> tuple[int, int]:
+        """(first, last) id of the passages, in any scope, with a time in [since, until); (1, 0) if none."""
+        with self._lock:
+            hits = self.ids[self._in_window(slice(None), since, until)]
+            return (int(hits[0]), int(hits[-1])) if len(hits) else (1, 0)
+
+    def ids_in(self, store: Store, scope: Scope, *, since: str | None = None, until: str | None = None) -> np.ndarray:
+        """Sorted ids of the passages inside the scope and the window [since, until)."""
+        with self._lock:
+            return self.ids[self._rows_kept(store, scope, slice(None), since, until)]
+
+    def keep(
+        self, store: Store, scope: Scope, ids: list[int], *, since: str | None = None, until: str | None = None
+    ) -> list[int]:
+        """Those of `ids` inside the scope and the window, in their order (unknown ids are dropped)."""
+        if not ids:
+            return []
+        with self._lock:
+            wanted = np.asarray(ids, dtype=np.int64)
+            rows = np.searchsorted(self.ids, wanted)
+            rows = np.minimum(rows, max(len(self.ids) - 1, 0))
+            known = (self.ids[rows] == wanted) if len(self.ids) else np.zeros(len(wanted), dtype=bool)
+            kept = known & self._rows_kept(store, scope, rows, since, until) if len(self.ids) else known
+            return [i for i, k in zip(ids, kept.tolist()) if k]

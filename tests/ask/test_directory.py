@@ -1,0 +1,86 @@
+"""The in-memory passage directory filters by scope and time exactly as the rows say, and keeps up as
+passages are added and sessions change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.conftest import WORLDS, need
+from tests.reliability.conftest import TranscriptWriter
+
+from vyre_memory import Memory
+from vyre_memory.ask.directory import PassageDirectory
+from vyre_memory.contract import Scope
+from vyre_memory.ingest.labels import is_within
+
+WINDOWS = [(None, None), ("2026-01-01", None), (None, "2026-06-01T00:00:00.000Z"), ("2026-03-01", "2026-04-01")]
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    projects = need(WORLDS / "open" / "home" / ".claude" / "projects")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("VYRE_EMBEDDER", "hash")
+        mem = Memory(tmp_path_factory.mktemp("directory"), user_name="Joel")
+        mem.ingest([projects])
+    yield mem
+    mem.close()
+
+
+def _expected(mem: Memory, folders: list[str] | None, since: str | None, until: str | None) -> list[int]:
+    """The brute-force answer, from every passage row and its session."""
+    rows = mem.store.conn.execute(
+        "SELECT p.id, p.ts, s.cwd, s.kind FROM passages p JOIN sessions s ON s.id = p.session ORDER BY p.id"
+    ).fetchall()
+    out = []
+    for pid, ts, cwd, kind in rows:
+        if kind == "memory" or (folders is not None and not any(cwd and is_within(cwd, f) for f in folders)):
+            continue
+        if (since or until) and ts is None:
+            continue
+        if (since and ts < since) or (until and ts >= until):
+            continue
+        out.append(pid)
+    return out
+
+
+def test_ids_in_matches_the_rows_for_every_scope_and_window(world: Memory) -> None:
+    cwds = sorted({s.cwd for s in world.sessions() if s.cwd})
+    assert len(cwds) >= 2
+    directory = PassageDirectory().refresh(world.store)
+    for folders in [None, [cwds[0]], cwds[:2], ["/nowhere"]]:
+        for since, until in WINDOWS:
+            scope = Scope(project_cwds=tuple(folders) if folders else None)
+            got = directory.ids_in(world.store, scope, since=since, until=until).tolist()
+            assert got == _expected(world, folders, since, until), (folders, since, until)
+
+
+def test_keep_filters_given_ids_in_their_order(world: Memory) -> None:
+    cwd = sorted({s.cwd for s in world.sessions() if s.cwd})[0]
+    directory = PassageDirectory().refresh(world.store)
+    allowed = set(_expected(world, [cwd], None, "2026-06-01"))
+    every = [*reversed(directory.ids.tolist()), 10**9]  # an unknown id is dropped
+    kept = directory.keep(world.store, Scope(project_cwds=(cwd,)), every, until="2026-06-01")
+    assert kept == [i for i in every if i in allowed]
+    assert directory.keep(world.store, Scope(), []) == []
+
+
+def test_a_new_passage_and_a_moved_session_are_seen_after_refresh(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    a = TranscriptWriter(root / "-home-sam-code-a" / "a.jsonl", "/home/sam/code/a")
+    a.user("the refund job runs nightly")
+    mem = Memory(tmp_path / "home", user_name="Sam")
+    mem.ingest([root])
+    directory = PassageDirectory().refresh(mem.store)
+    first = directory.ids.tolist()
+    b = TranscriptWriter(root / "-home-sam-code-b" / "b.jsonl", "/home/sam/code/b")
+    b.user("the invoice job runs hourly")
+    mem.ingest([root])
+    in_b = directory.refresh(mem.store).ids_in(mem.store, Scope(project_cwds=("/home/sam/code/b",))).tolist()
+    assert in_b and not set(in_b) & set(first) and directory.ids.tolist() == first + in_b
+    with mem.store.transaction() as c:  # a session relabelled as memory's own thread is read no more
+        c.execute("UPDATE sessions SET kind = 'memory' WHERE id = ?", (b.session_id,))
+        c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'corpus_version'")
+    assert directory.refresh(mem.store).ids_in(mem.store, Scope()).tolist() == first
+    mem.close()
