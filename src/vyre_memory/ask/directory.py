@@ -50,11 +50,10 @@ class PassageDirectory:
                 last = rows[-1][0]
         return self
 
-    def _append(self, rows: list[tuple[int, str, str | None]]) -> None:
+    def _append(self, rows: list[tuple[int, str, bytes | None]]) -> None:
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         codes = np.fromiter((self._codes.setdefault(r[1], len(self._codes)) for r in rows), np.int32, len(rows))
-        stamps = [(r[2] or "").encode("utf-8", "surrogatepass") for r in rows]
-        ts = np.array(stamps, dtype=bytes)
+        ts = np.array([r[2] or b"" for r in rows], dtype=bytes)
         width = max(ts.dtype.itemsize, self._ts.dtype.itemsize)
         self.ids = np.concatenate([self.ids, ids])
         self._session = np.concatenate([self._session, codes])

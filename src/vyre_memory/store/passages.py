@@ -285,10 +285,11 @@ class PassageStore:
             return []
         return [(r[0], -float(r[1])) for r in rows]
 
-    def passage_places(self, after_id: int, limit: int) -> list[tuple[int, str, str | None]]:
-        """(id, session, ts) of the passages after `after_id`, in id order (for the in-memory directory)."""
+    def passage_places(self, after_id: int, limit: int) -> list[tuple[int, str, bytes | None]]:
+        """(id, session, ts as UTF-8 bytes) of the passages after `after_id`, in id order (for the in-memory
+        directory; bytes compare as SQLite compares the text, and cost less to read)."""
         return self.conn.execute(
-            "SELECT id, session, ts FROM passages WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit)
+            "SELECT id, session, CAST(ts AS BLOB) FROM passages WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit)
         ).fetchall()
 
     def sessions_in_scope(self, scope: Scope) -> list[str]:
@@ -296,12 +297,13 @@ class PassageStore:
         where, params = scope_sql(scope)
         return [r[0] for r in self.conn.execute(f"SELECT s.id FROM sessions s WHERE {where}", params)]
 
-    def match_count(self, term: str) -> int:
-        """How many passages a full-text term matches (for dropping terms that match nearly everything)."""
+    def match_count(self, term: str, after_id: int = 0) -> int:
+        """How many passages after `after_id` a full-text term matches (for dropping terms that match nearly
+        everything)."""
         try:
             return int(
                 self.conn.execute(
-                    "SELECT COUNT(*) FROM passages_fts WHERE passages_fts MATCH ?", (f'"{term}"',)
+                    "SELECT COUNT(*) FROM passages_fts WHERE passages_fts MATCH ? AND rowid > ?", (f'"{term}"', after_id)
                 ).fetchone()[0]
             )
         except sqlite3.OperationalError:
