@@ -8,7 +8,9 @@ The history, its ingest, the pseudo-embeddings and the query timings are bench/r
 one piece of code for one job); vectors are PSEUDO-EMBEDDINGS, no model runs (embedding throughput:
 bench/embed.py). Bounded memory: writes one session file of about --bounded-mb MB (a long session whose
 tool outputs are ~100 KB each, written line by line so the generator never holds it), then ingests it
-with Memory.ingest in this process and reports the peak RSS above the baseline, per step. Prints, never asserts.
+step by step in this process (the ingest step reads it in pieces of ingest.runner.PIECE_BYTES, each written
+before the next is read) and reports the peak RSS above the baseline, per step. A step's peak starts from the
+RSS the step before left (freed memory is not handed back at once). Prints, never asserts.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import retrieve as rb  # noqa: E402
 from vyre_memory import Memory  # noqa: E402
 from vyre_memory.eval.synth import FILES, SessionWriter, _long_output, _uuid, encode_cwd  # noqa: E402
+from vyre_memory.ingest.runner import PIECE_BYTES  # noqa: E402
 
 
 def write_big_session(root: Path, megabytes: int, seed: int = 5) -> Path:
@@ -85,7 +88,8 @@ def print_bounded(r: dict[str, Any]) -> None:
     rep = r["report"]
     print(f"\n== bounded memory: one {r['file_bytes'] / 1e6:,.0f} MB transcript "
           f"({rep.records:,} records, {r['turns']:,} turns); load average {os.getloadavg()[0]:.1f} ==")
-    print(f"  written in {r['write']['seconds']:.1f} s; baseline RSS before ingest {base:,.0f} MB")
+    print(f"  written in {r['write']['seconds']:.1f} s; baseline RSS before ingest {base:,.0f} MB; "
+          f"ingest reads it in pieces of {PIECE_BYTES >> 20} MB, one transaction each")
     for name, label in (("ingest", "ingest step"), ("passages", "passages"), ("derive", "derive")):
         p = r[name]
         print(f"  {label:12s} {p['seconds']:7.1f} s   peak RSS {p['peak_mb']:,.0f} MB = "

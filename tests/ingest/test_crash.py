@@ -123,6 +123,8 @@ def _dump(db: Path, *, exact: bool = True) -> dict[str, list[tuple]]:
     columns = "seq, role, kind, text, ts, tool_use_id, is_error" + (", name, tool_name, uuids" if exact else "")
     conn = sqlite3.connect(db)
     try:
+        if conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sessions'").fetchone()[0] == 0:
+            return {}  # killed before the schema's first transaction committed
         out: dict[str, list[tuple]] = {sid: [] for (sid,) in conn.execute("SELECT id FROM sessions")}
         for row in conn.execute(f"SELECT session, {columns} FROM turns ORDER BY session, seq"):
             out[row[0]].append(tuple(row[1:]))
@@ -383,3 +385,122 @@ def test_line_numbers_after_a_torn_line_is_completed(tmp_path: Path) -> None:
         again = mem.ingest([other / f.name])
     assert report.problems == [f"{f}:4: not valid JSON (Expecting value at column 1)"]
     assert again.new_turns == 0
+
+
+# -- a kill while one big file is read in many pieces --------------------------------------------------
+BIG_MB = int(os.environ.get("VYRE_CRASH_BIG_MB", "16"))
+PIECE = 128 << 10  # the CLI below reads the big file in pieces of 128 KB (the default is 32 MB)
+CLI_SMALL_PIECES = [
+    sys.executable,
+    "-c",
+    f"import vyre_memory.ingest.runner as r; r.PIECE_BYTES = {PIECE}\n"
+    "from vyre_memory.surfaces.cli import main; main()",
+]
+
+
+def _big_session(root: Path, megabytes: int, seed: int = SEED) -> Path:
+    """One long session: streamed multi-line assistant messages, Read/Bash tool pairs with ~20 KB outputs."""
+    from datetime import UTC, datetime
+
+    from vyre_memory.eval.synth import SessionWriter, _long_output
+
+    rng = random.Random(seed)
+    pool = [_long_output(rng, 300) for _ in range(8)]
+    sid = "44444444-4444-4444-8444-444444444444"
+    w = SessionWriter("/home/sam/code/big", sid, datetime(2026, 5, 1, 9, 0, tzinfo=UTC))
+    path = root / "-home-sam-code-big" / f"{sid}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        n = 0
+        while f.tell() < megabytes * 1_000_000:
+            w.user(f"round {n}: the loader in src/app/loader.py drops rows")
+            w.assistant(rng, [{"type": "thinking", "thinking": f"Round {n}."}, {"type": "text", "text": "Looking."}])
+            for j in range(3):
+                out = f"==> call {n}.{j}\n" + pool[(n * 3 + j) % len(pool)]
+                w.tool(rng, "Read" if j % 2 else "Bash", {"command": f"cat src/app/loader.py # {n}.{j}"}, out)
+            w.assistant(rng, [{"type": "text", "text": f"Round {n} done."}, {"type": "text", "text": "Fixed."}])
+            for record in w.lines:
+                f.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
+            w.lines.clear()
+            n += 1
+    return path
+
+
+def _source_row(db: Path, path: Path) -> tuple[int, int] | None:
+    conn = sqlite3.connect(db)
+    try:
+        if conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sources'").fetchone()[0] == 0:
+            return None
+        row = conn.execute("SELECT offset, line FROM sources WHERE path = ?", (str(path),)).fetchone()
+        return (row[0], row[1]) if row else None
+    finally:
+        conn.close()
+
+
+def test_sigkill_while_one_big_file_is_read_in_pieces(tmp_path: Path) -> None:
+    """Kill `vyre ingest` while it writes one big session piece by piece: the store holds exactly a
+    one-shot read of the file cut at its saved position (a line end), and a re-run completes it to
+    the same turns as an uninterrupted run."""
+    tree = tmp_path / "projects"
+    big = _big_session(tree, BIG_MB)
+    data = big.read_bytes()
+    reference = make_home(tmp_path / "reference")
+    started = time.perf_counter()
+    store = Store(reference / "memory.db")
+    try:
+        run_ingest(store, [tree], IngestSettings(vyre_home=str(reference), piece_bytes=PIECE))
+    finally:
+        store.close()
+    ingest_step = time.perf_counter() - started
+    started = time.perf_counter()
+    subprocess.run([*CLI, "--version"], check=True, capture_output=True)
+    startup = time.perf_counter() - started
+    ref_counts, ref_dump = _counts(reference), _dump(reference / "memory.db")
+    one_piece = make_home(tmp_path / "one-piece")
+    _complete(tree, one_piece)
+    assert _dump(one_piece / "memory.db") == ref_dump, "pieces store what one piece stores"
+
+    rng = random.Random(SEED + 7)
+    cycles = 8
+    partial = 0
+    for i in range(cycles):
+        home = make_home(tmp_path / f"big-{i}")
+        delay = startup + ingest_step * 1.2 * (i + rng.random()) / cycles
+        proc = subprocess.Popen(
+            [*CLI_SMALL_PIECES, "ingest", str(tree), "--quiet"],
+            env=dict(os.environ, VYRE_HOME=str(home)),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            proc.wait(timeout=delay)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+        db = home / "memory.db"
+        position = _source_row(db, big) if db.exists() else None
+        if position is not None:
+            check_consistent(db)
+            offset, line = position
+            assert offset == len(data) or data[offset - 1 : offset] == b"\n", f"cycle {i}: not at a line end"
+            assert data[:offset].count(b"\n") == line
+            if offset < len(data):
+                partial += 1
+                # the store holds what a one-shot read of the file as far as the saved position stores
+                cut_tree = tmp_path / f"cut-{i}"
+                cut = cut_tree / big.relative_to(tree)
+                cut.parent.mkdir(parents=True)
+                cut.write_bytes(data[:offset])
+                cut_home = make_home(tmp_path / f"cut-home-{i}")
+                _complete(cut_tree, cut_home)
+                assert _dump(db) == _dump(cut_home / "memory.db"), f"cycle {i}: the store is not the pieces written"
+                shutil.rmtree(cut_tree)
+                shutil.rmtree(cut_home)
+        _complete(tree, home)
+        check_consistent(db)
+        assert _counts(home) == ref_counts, f"cycle {i}: killed at {delay:.3f}s"
+        assert _dump(db) == ref_dump, f"cycle {i}: resumed turns differ"
+        assert _complete(tree, home) == 0
+        shutil.rmtree(home)
+    print(f"big file: {partial} of {cycles} kills between two pieces ({len(data) / 1e6:.0f} MB, {PIECE >> 10} KB)")
+    assert partial >= 2, "too few kills landed between two pieces"

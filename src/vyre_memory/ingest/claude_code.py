@@ -8,7 +8,16 @@ Guarantees:
   are skipped;
 - a line that is not usable is a `Problem` with its file and line, never an exception;
 - a last line without a newline is read only if it parses; otherwise it is left, torn, for
-  the next run.
+  the next run;
+- a big file is read in pieces of about `max_bytes` (`pieces`), cut only between records and
+  never inside a streamed assistant message (its blocks come one per line); what the parser
+  knows (the session id, each session's header, tool names by id, inline sidechains, warmup
+  agents, the title) lives on across the pieces, so the stored turns equal a one-piece read.
+  A resume from a saved cursor (a crash between pieces, an appended file) starts with only
+  the session id; the store joins a message's later blocks and names a tool's output from
+  its stored call. A cut waits (up to 16 MB) while an inline (2.0.x) sidechain begun without
+  `agentId` has not yet named its agent; after that, or on a resume, its first lines stay
+  under the provisional `<session>/agent-sidechain`.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +70,7 @@ _NON_TURN_TYPES = {
     "content-replacement",
     "frame-link",
 }
+_SLACK = 16 << 20  # how far past its budget a piece may run to keep a streamed message whole
 _TITLE_RANK = {"summary": 1, "ai-title": 2, "custom-title": 3}
 _TITLE_FIELD = {"summary": "summary", "ai-title": "aiTitle", "custom-title": "customTitle"}
 
@@ -112,7 +123,11 @@ class ClaudeCodeFormat:
                 yield path
 
     def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch:
-        return _Parser(path).run(cursor, max_line_bytes)
+        (batch,) = _Parser(path).pieces(cursor, max_line_bytes, 0)
+        return batch
+
+    def pieces(self, path: Path, cursor: Cursor, *, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]:
+        return _Parser(path).pieces(cursor, max_line_bytes, max_bytes)
 
 
 FORMAT = ClaudeCodeFormat()
@@ -133,32 +148,79 @@ class _Parser:
         self.side_key_of: dict[str, str] = {}  # record uuid -> sidechain session key
         self.last_side_key: str | None = None
         self.tool_names: dict[str, str] = {}  # tool_use id -> tool name, to name each output
+        # carried from one piece to the next
+        self.earlier: dict[str, ParsedSession] = {}  # sessions of earlier pieces: their headers
+        self.had_turns: set[str] = set()  # sessions that got turns in an earlier piece
+        self.warmups_counted: set[str] = set()
+        self.last_message_id: str | None = None  # the assistant message the last assistant line was part of
 
     # -- driving ---------------------------------------------------------------------------
-    def run(self, cursor: Cursor, max_line_bytes: int) -> ParseBatch:
+    def pieces(self, cursor: Cursor, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]:
+        """The new records from `cursor` in batches of about `max_bytes` of input (0: one batch)."""
         if _looks_like_uuid(self.path.stem) and not self.agent_file:
             self.main_id = self.path.stem
         else:
             self.main_id = cursor.session
         lines = read_json_lines(self.path, cursor, max_line_bytes)
+        start = done = cursor.offset
+        done_cursor = Cursor(cursor.offset, cursor.line)
         for line_no, record, problem in lines:
+            # a cut goes between two records, never inside a message (unless that grows past the slack)
+            read = done - start
+            if max_bytes and read >= max_bytes and (read >= max_bytes + _SLACK or not self._holds(record)):
+                yield self._piece(done_cursor, final=False)
+                start = done
             if problem is not None:
                 self.problems.append(Problem(str(self.path), line_no, problem))
-            if record is None:
-                continue
-            self.batch.records += 1
-            try:
-                self._record(line_no, record)
-            except (TypeError, AttributeError, ValueError, KeyError) as exc:
-                self.problems.append(Problem(str(self.path), line_no, f"unusable {record.get('type')!r} record: {exc}"))
-        self.batch.end = lines.end
-        if self.title is not None:
+            if record is not None:
+                self.batch.records += 1
+                try:
+                    self._record(line_no, record)
+                except (TypeError, AttributeError, ValueError, KeyError) as exc:
+                    message = f"unusable {record.get('type')!r} record: {exc}"
+                    self.problems.append(Problem(str(self.path), line_no, message))
+            done_cursor = lines.end
+            done = done_cursor.offset
+        yield self._piece(lines.end, final=True)
+
+    def _holds(self, record: dict[str, Any] | None) -> bool:
+        """A cut before `record` would part what one read keeps together: the lines of one assistant
+        message (joined into one turn), or an inline sidechain begun without `agentId` (its
+        session is known only once a line names its agent)."""
+        if (
+            self.last_side_key
+            and self.last_side_key.endswith("/agent-sidechain")
+            and self.last_side_key in self.sessions
+        ):
+            return True
+        if record is None or record.get("type") != "assistant" or self.last_message_id is None:
+            return False
+        message = record.get("message")
+        return isinstance(message, dict) and message.get("id") == self.last_message_id
+
+    def _piece(self, end: Cursor, *, final: bool) -> ParseBatch:
+        """Close the batch read so far (it ends at `end`) and start the next one."""
+        batch = self.batch
+        batch.end = Cursor(end.offset, end.line, self.main_id)
+        if self.title is not None and (final or self.main_id is not None):  # a title names the file's session
             self._apply_title()
-        self.batch.end.session = self.main_id
-        self.batch.sessions = [s for s in self.sessions.values() if s.agent_id not in self.warmup_agents]
-        if self.warmup_agents:
-            self.batch.skip("warmup agent", len(self.warmup_agents))
-        return self.batch
+        batch.sessions = [s for s in self.sessions.values() if s.agent_id not in self.warmup_agents]
+        if self.warmup_agents - self.warmups_counted:
+            batch.skip("warmup agent", len(self.warmup_agents - self.warmups_counted))
+            self.warmups_counted |= self.warmup_agents
+        self.had_turns.update(key for key, s in self.sessions.items() if s.turns)
+        self.earlier.update((key, replace(s, turns=[], spawned={})) for key, s in self.sessions.items())
+        self.sessions = {}
+        self.problems = []
+        self.batch = ParseBatch(sessions=[], problems=self.problems, end=Cursor())
+        return batch
+
+    def _known(self, key: str) -> ParsedSession | None:
+        """This piece's session `key`, else a fresh copy of its header from an earlier piece."""
+        session = self.sessions.get(key)
+        if session is None and key in self.earlier:
+            session = self.sessions[key] = replace(self.earlier[key], turns=[], spawned={})
+        return session
 
     def _session_for(self, record: dict[str, Any]) -> ParsedSession:
         sid = self._main_session_id(record)
@@ -169,7 +231,7 @@ class _Parser:
             agent_id = key.rsplit("/agent-", 1)[-1]
         else:
             key, agent_id = sid, None
-        session = self.sessions.get(key)
+        session = self._known(key)
         if session is None:
             session = ParsedSession(id=key, source_file=str(self.path), format=NAME)
             if agent_id is not None:
@@ -257,7 +319,7 @@ class _Parser:
         rank, title = self.title
         main = self.main_id or self.path.stem
         key = f"{main}/agent-{self.file_agent_id}" if self.agent_file else main
-        session = self.sessions.get(key)
+        session = self._known(key)
         if session is None:
             session = self.sessions[key] = ParsedSession(id=key, source_file=str(self.path), format=NAME)
             session.is_subagent = self.agent_file
@@ -316,7 +378,8 @@ class _Parser:
 
     def _user_text(self, session: ParsedSession, line: int, r: dict[str, Any], text: str, images: int) -> None:
         if session.is_subagent:
-            if _is_warmup(text) and not session.turns and session.agent_id:
+            first = not session.turns and session.id not in self.had_turns
+            if _is_warmup(text) and first and session.agent_id:
                 self.warmup_agents.add(session.agent_id)
             body, injected = _split_injected(text)
             if body:
@@ -380,6 +443,7 @@ class _Parser:
         content = message["content"]
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
         message_id = _str(message.get("id")) or _str(r.get("uuid"))
+        self.last_message_id = _str(message.get("id"))
         synthetic = bool(r.get("isApiErrorMessage")) or message.get("model") == "<synthetic>"
         for block in blocks:
             if not isinstance(block, dict):

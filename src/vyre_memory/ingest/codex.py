@@ -5,7 +5,9 @@ Guarantees:
   one (a bare `{id, timestamp, instructions, git}` first line, then bare response items and
   `{"record_type": ...}` lines, with no per-line timestamps: those turns have `ts=None`);
 - incremental like Claude Code: only the bytes after the cursor are parsed, a torn last line is
-  left for the next run; the session header (first line) is re-read, bounded, on every run, so
+  left for the next run; a big file is read in pieces of about `max_bytes` (`pieces`), cut
+  between any two lines (no turn spans lines), with the session and tool names by call id
+  carried from piece to piece; the session header (first line) is re-read, bounded, on every run, so
   a later batch still knows the session's cwd and kind, and the id is carried in the cursor
   (`Cursor.session`) so it never changes once turns were stored under it;
 - every turn's uuid is `"<session id>:<line>"` (`"<session id>:<line>:<n>"` for the n-th extra
@@ -30,6 +32,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +122,11 @@ class CodexFormat:
         yield from found
 
     def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch:
-        return _Parser(path).run(cursor, max_line_bytes)
+        (batch,) = _Parser(path).pieces(cursor, max_line_bytes, 0)
+        return batch
+
+    def pieces(self, path: Path, cursor: Cursor, *, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]:
+        return _Parser(path).pieces(cursor, max_line_bytes, max_bytes)
 
 
 FORMAT = CodexFormat()
@@ -137,27 +144,43 @@ class _Parser:
         self.fixed_id: str | None = None
 
     # -- driving ---------------------------------------------------------------------------
-    def run(self, cursor: Cursor, max_line_bytes: int) -> ParseBatch:
+    def pieces(self, cursor: Cursor, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]:
+        """The new records from `cursor` in batches of about `max_bytes` of input (0: one batch)."""
         self.fixed_id = cursor.session if cursor.offset > 0 else None
         if self.fixed_id:
             self.session.id = self.fixed_id
         if cursor.offset > 0:
             self._read_header(max_line_bytes)
         lines = read_json_lines(self.path, cursor, max_line_bytes)
+        start = done = cursor.offset
+        done_cursor = Cursor(cursor.offset, cursor.line)
         for line_no, record, problem in lines:
+            if max_bytes and done - start >= max_bytes:
+                yield self._piece(done_cursor)
+                start = done
             if problem is not None:
                 self.problems.append(Problem(str(self.path), line_no, problem))
-            if record is None:
-                continue
-            self.batch.records += 1
-            try:
-                self._record(line_no, record)
-            except (TypeError, AttributeError, ValueError, KeyError, RecursionError) as exc:
-                self.problems.append(Problem(str(self.path), line_no, f"unusable {record.get('type')!r} record: {exc}"))
-        self.batch.end = Cursor(lines.end.offset, lines.end.line, self.session.id)
-        if self.batch.records:
-            self.batch.sessions = [self.session]
-        return self.batch
+            if record is not None:
+                self.batch.records += 1
+                try:
+                    self._record(line_no, record)
+                except (TypeError, AttributeError, ValueError, KeyError, RecursionError) as exc:
+                    message = f"unusable {record.get('type')!r} record: {exc}"
+                    self.problems.append(Problem(str(self.path), line_no, message))
+            done_cursor = lines.end
+            done = done_cursor.offset
+        yield self._piece(lines.end)
+
+    def _piece(self, end: Cursor) -> ParseBatch:
+        """Close the batch read so far (it ends at `end`) and start the next one."""
+        batch = self.batch
+        batch.end = Cursor(end.offset, end.line, self.session.id)
+        if batch.records:
+            batch.sessions = [self.session]
+            self.session = replace(self.session, turns=[])
+        self.problems = []
+        self.batch = ParseBatch(sessions=[], problems=self.problems, end=Cursor())
+        return batch
 
     def _read_header(self, max_line_bytes: int) -> None:
         """The first line names the session; a later batch needs it too (never a Problem twice)."""
@@ -414,6 +437,7 @@ class _Parser:
             role="tool",
             kind=TOOL_OUTPUT,
             text=text,
+            name=name,  # the tool's name, as the store names an output whose call an earlier run read
             tool_use_id=call_id,
             tool_name=name,
             paths=file_paths(text[:20000]),

@@ -2,13 +2,23 @@
 an entry point in the `vyre_memory.formats` group naming an object with `name`, `summary`,
 `incremental`, `sniff(path)`, `files(root)` and `parse(path, cursor, *, max_line_bytes)`.
 A new format is one module plus one entry point.
+
+A line-incremental format may also offer `pieces(path, cursor, *, max_line_bytes, max_bytes)`:
+the same records as `parse`, as several batches of about `max_bytes` of input each, cut only
+between records, each ending with the cursor where the next one starts (so a 500 MB file is
+never held parsed whole: the runner stores each piece with its position before reading the
+next). The parser's state (session ids, tool names, open sidechains, titles) lives on across
+the pieces of one read, so the stored turns are the same as from one piece. The JSON Lines
+formats (Claude Code, Codex) do; whole-file exports (ChatGPT, Claude.ai, LoCoMo) are one JSON
+document each and stay one batch (`parse_pieces` gives them one piece).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..errors import IngestError
 from .records import Cursor, ParseBatch
@@ -24,6 +34,25 @@ class SourceFormat(Protocol):
     def files(self, root: Path): ...  # type: ignore[no-untyped-def]  # Iterator[Path]
 
     def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch: ...
+
+
+@runtime_checkable
+class PiecewiseFormat(Protocol):
+    """A format that can hand over a file's new records in bounded pieces."""
+
+    def pieces(self, path: Path, cursor: Cursor, *, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]: ...
+
+
+def parse_pieces(
+    fmt: SourceFormat, path: Path, cursor: Cursor, *, max_line_bytes: int, max_bytes: int
+) -> Iterator[ParseBatch]:
+    """What is new in `path` from `cursor`, in pieces of about `max_bytes` of input (0: one piece)
+    where the format supports it, else in one batch. Store (or drop) each piece before asking for
+    the next: that is what keeps memory bounded."""
+    if isinstance(fmt, PiecewiseFormat):
+        yield from fmt.pieces(path, cursor, max_line_bytes=max_line_bytes, max_bytes=max_bytes)
+    else:
+        yield fmt.parse(path, cursor, max_line_bytes=max_line_bytes)
 
 
 _cache: dict[str, SourceFormat] | None = None

@@ -28,8 +28,13 @@ class read_json_lines:  # noqa: N801 - used like a function that also reports wh
 
     def __iter__(self) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
         with self.path.open("rb") as f:
+            first = False
+            if self.end.offset > 0:
+                # a newline at the cursor completes a last line read without one only if the byte
+                # before the cursor is not itself a newline (else it is a blank line of its own)
+                f.seek(self.end.offset - 1)
+                first = f.read(1) != b"\n"
             f.seek(self.end.offset)
-            first = self.end.offset > 0
             while True:
                 raw = f.readline(self.max + 1)
                 if not raw:

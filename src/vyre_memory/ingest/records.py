@@ -1,8 +1,9 @@
 """What a transcript parser hands to the store: sessions and turns, in file order.
 
 A parser never touches the database. It reads new bytes of one source file and returns a
-`ParseBatch`; the ingest runner labels trust, de-duplicates by record uuid and writes the
-batch in one transaction together with the file's new read position.
+`ParseBatch` (or, for a big file, several: one per piece of input, see `formats.parse_pieces`);
+the ingest runner labels trust, de-duplicates by record uuid and writes each batch in one
+transaction together with the read position where that batch ends (`ParseBatch.end`).
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ class Problem:
 
 @dataclass
 class Cursor:
-    """Where the previous run stopped reading a file."""
+    """Where the previous run (or the previous piece) stopped reading a file: always between two records."""
 
     offset: int = 0
     line: int = 0

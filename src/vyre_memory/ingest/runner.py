@@ -2,8 +2,11 @@
 
 A second run reads only new files and the bytes appended to grown files (a rewritten or
 truncated file is read again from the start; record uuids keep that from duplicating
-anything). Each file's new records are written in one transaction with its new position.
-Bad records are reported with file and line; they never stop the run.
+anything). Each file's new records are written in one transaction with its new position;
+a big file (over `PIECE_BYTES` of new input) is read and written in pieces, each piece one
+transaction with the position where it ends, so memory stays bounded by the piece, not the
+file, and a crash between pieces resumes from the last written piece. Small files share a
+transaction. Bad records are reported with file and line; they never stop the run.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,11 +22,12 @@ from pathlib import Path
 from ..contract import IngestReport
 from ..errors import IngestError, StrictIngestError
 from ..store.sqlite import SourceBatch, Store
-from .formats import SourceFormat, detect, get_format
+from .formats import SourceFormat, detect, get_format, parse_pieces
 from .labels import session_kind
-from .records import Cursor, Problem
+from .records import Cursor, ParseBatch, Problem
 
 MAX_LINE_BYTES = 64 << 20
+PIECE_BYTES = 32 << 20  # input read into one batch (one transaction) before it is written
 _HEAD_BYTES = 4096
 _GROUP_RECORDS = 5000
 _GROUP_FILES = 200
@@ -36,6 +40,7 @@ class IngestSettings:
     vyre_home: str | None = None
     builds_memory_folders: tuple[str, ...] = ()
     max_line_bytes: int = MAX_LINE_BYTES
+    piece_bytes: int | None = None  # None: PIECE_BYTES; 0: a whole file in one batch
 
 
 def plan(paths: Iterable[Path], format_name: str | None = None) -> list[tuple[SourceFormat, Path]]:
@@ -80,17 +85,23 @@ def ingest(
         except OSError:
             sizes.append(0)
     total, done = sum(sizes), 0
+    piece_bytes = PIECE_BYTES if settings.piece_bytes is None else settings.piece_bytes
     pending: list[SourceBatch] = []
+    pending_bytes = 0
     for (fmt, f), size in zip(work, sizes):
         if progress:
             progress(done, total, str(f))
-        parsed = read_file(store, fmt, f, settings, report)
-        if parsed is not None:
+        for parsed, nbytes in read_pieces(store, fmt, f, settings, report, piece_bytes):
             pending.append(parsed)
-        # Several small files share one transaction (fewer commits); each file's batch stays whole.
-        if pending and (sum(p.batch.records for p in pending) >= _GROUP_RECORDS or len(pending) >= _GROUP_FILES):
-            _write(store, pending, report)
-            pending = []
+            pending_bytes += nbytes
+            # Several small files share one transaction (fewer commits); a file's piece is never split,
+            # and a big file's piece is written before the next piece is read.
+            full = sum(p.batch.records for p in pending) >= _GROUP_RECORDS or len(pending) >= _GROUP_FILES
+            if full or (piece_bytes and pending_bytes >= piece_bytes):
+                _write(store, pending, report)
+                pending, pending_bytes = [], 0
+                if progress and parsed.batch.end.offset < size:  # a big file's piece: say how far it got
+                    progress(done + parsed.batch.end.offset, total, str(f))
         done += size
     if pending:
         _write(store, pending, report)
@@ -104,33 +115,57 @@ def ingest(
     return report
 
 
-def read_file(
-    store: Store, fmt: SourceFormat, path: Path, settings: IngestSettings, report: IngestReport
-) -> SourceBatch | None:
-    """Parse what is new in one file; None when nothing changed or it cannot be read."""
+def read_pieces(
+    store: Store, fmt: SourceFormat, path: Path, settings: IngestSettings, report: IngestReport, piece_bytes: int
+) -> Iterator[tuple[SourceBatch, int]]:
+    """Parse what is new in one file: (batch, input bytes it covers) per piece of about `piece_bytes`
+    (0: one piece); nothing when nothing changed or it cannot be read. Write each piece before
+    asking for the next: a later piece's session flags are merged with what the store holds."""
     key = str(path)
     try:
         st = path.stat()
         head = _head(path)
     except OSError as exc:
         report.problems.append(str(Problem(key, 0, f"cannot read: {exc.strerror or exc}")))
-        return None
+        return
     state = store.source_state(key)
     cursor = Cursor()
     if state is not None:
         unchanged = state.size == st.st_size and state.mtime == st.st_mtime and state.head == head
         if unchanged and (state.offset >= st.st_size or not fmt.incremental):
-            return None
+            return
         if fmt.incremental and st.st_size >= state.offset and state.head == head:
             cursor = Cursor(state.offset, state.line, state.session)
         elif fmt.incremental:
             cursor = Cursor(0, 0, state.session)  # rewritten or truncated: read again, uuids de-duplicate
-    try:
-        batch = fmt.parse(path, cursor, max_line_bytes=settings.max_line_bytes)
-    except OSError as exc:
-        report.problems.append(str(Problem(key, cursor.line, f"cannot read: {exc.strerror or exc}")))
-        return None
-    report.files_read += 1
+    pieces = parse_pieces(fmt, path, cursor, max_line_bytes=settings.max_line_bytes, max_bytes=piece_bytes)
+    first = True
+    while True:
+        try:
+            batch = next(pieces)
+        except StopIteration:
+            return
+        except OSError as exc:  # the pieces already written stand; the next run goes on from there
+            report.problems.append(str(Problem(key, cursor.line, f"cannot read: {exc.strerror or exc}")))
+            return
+        if first:
+            report.files_read += 1
+            first = False
+        nbytes = max(0, batch.end.offset - cursor.offset) if not batch.whole_file else st.st_size
+        cursor = batch.end
+        yield _source_batch(store, fmt, key, batch, settings, report, st, head), nbytes
+
+
+def _source_batch(
+    store: Store,
+    fmt: SourceFormat,
+    key: str,
+    batch: ParseBatch,
+    settings: IngestSettings,
+    report: IngestReport,
+    st: os.stat_result,
+    head: str,
+) -> SourceBatch:
     report.records += batch.records
     report.problems.extend(str(p) for p in batch.problems)
     for reason, n in batch.skipped.items():

@@ -303,7 +303,8 @@ class PassageStore:
         try:
             return int(
                 self.conn.execute(
-                    "SELECT COUNT(*) FROM passages_fts WHERE passages_fts MATCH ? AND rowid > ?", (f'"{term}"', after_id)
+                    "SELECT COUNT(*) FROM passages_fts WHERE passages_fts MATCH ? AND rowid > ?",
+                    (f'"{term}"', after_id),
                 ).fetchone()[0]
             )
         except sqlite3.OperationalError:
