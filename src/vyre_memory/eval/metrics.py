@@ -45,6 +45,24 @@ def evidence_recall(evidence: Sequence[frozenset[str]], retrieved: Sequence[Iter
     return sum(1 for turn in evidence if turn & top) / len(evidence)
 
 
+def evidence_recall_chars(
+    evidence: Sequence[frozenset[str]], retrieved: Sequence[tuple[Iterable[str], int]], budget: int
+) -> float | None:
+    """Recall when the ranked passages are returned up to `budget` characters: a passage counts when it
+    starts within the budget (its (uuids, length) in rank order). For comparing with systems whose
+    passages are shorter or longer (eight ~500-character chunks: a budget of 4,000)."""
+    if not evidence:
+        return None
+    top: set[str] = set()
+    used = 0
+    for uuids, length in retrieved:
+        if used >= budget:
+            break
+        top.update(uuids)
+        used += length
+    return sum(1 for turn in evidence if turn & top) / len(evidence)
+
+
 def _normalise_tokens(text: str) -> list[str]:
     """LoCoMo's (SQuAD-style) normalisation: lowercase, no punctuation or articles."""
     text = text.lower()

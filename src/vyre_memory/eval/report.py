@@ -42,6 +42,13 @@ def table(reports: list[dict[str, Any]]) -> str:
     widths = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(cols)]
     lines.append("  ".join(c.ljust(w) for c, w in zip(cols, widths)))
     lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in rows]
+    for r in reports:
+        chars = r.get("recall_at_chars") or {}
+        if any(v is not None for v in chars.values()):
+            lines.append(
+                f"recall at equal characters returned ({r['ablation']}): "
+                + ", ".join(f"{int(n):,} chars {_fmt(v)}" for n, v in chars.items())
+            )
     by = head.get("by_category") or head.get("by_class") or {}
     if by:
         label = "category" if "by_category" in head else "class"

@@ -24,10 +24,12 @@ from ..contract import Passage
 from ..errors import ConfigError
 from ..memory import Memory
 from .datasets import Dataset, EvalQuestion, load
-from .metrics import evidence_recall, judge, mean, percentile, token_f1, trap_hit
+from .metrics import evidence_recall, evidence_recall_chars, judge, mean, percentile, token_f1, trap_hit
 from .models import ModelChoice
 
 RECALL_KS = (1, 5, 8, 10)
+RECALL_CHARS = (4000,)  # recall at equal characters returned: eight ~500-character chunks
+RETRIEVE_K = 30  # passages read for the recall figures (enough to fill RECALL_CHARS)
 RERANK_SUFFIX = "+rerank"
 RERANK_MODES = ("auto", "on", "off", "both")
 
@@ -53,6 +55,11 @@ class QuestionResult:
             return None
         return evidence_recall(self.q.evidence, [p.uuids for p in self.passages], k)
 
+    def recall_chars(self, budget: int) -> float | None:
+        if not self.q.answerable:
+            return None
+        return evidence_recall_chars(self.q.evidence, [(p.uuids, len(p.text)) for p in self.passages], budget)
+
     def to_json(self) -> dict[str, Any]:
         scope = {}
         if self.q.project_cwds is not None:
@@ -73,7 +80,7 @@ class QuestionResult:
             "trap_hit": self.trap,
             "via": self.via,
             "recall_at_8": self.recall(8),
-            "top_k": [list(p.uuids) for p in self.passages],
+            "top_k": [list(p.uuids) for p in self.passages[: max(RECALL_KS)]],
             "timings": self.stages,
             "latency_ms": round(self.latency_ms, 2),
         }
@@ -174,7 +181,7 @@ def _one(
         q.question,
         project_cwds=q.project_cwds,
         agent_projects=q.agent_projects,
-        k=max(RECALL_KS),
+        k=RETRIEVE_K,
         now=q.asked_at,
         config=ablation,
     )
@@ -206,12 +213,14 @@ def _metrics(results: list[QuestionResult], retrieval_only: bool, kind: str) -> 
     answerable = [r for r in results if r.q.answerable]
     with_evidence = [r for r in answerable if r.q.evidence]
     recall = {str(k): mean(r.recall(k) for r in with_evidence) for k in RECALL_KS}
+    recall_chars = {str(n): mean(r.recall_chars(n) for r in with_evidence) for n in RECALL_CHARS}
     hit = mean(1.0 if (r.recall(8) or 0) > 0 else 0.0 for r in with_evidence)
     stage_names = sorted({s for r in results for s in r.stages})
     out: dict[str, Any] = {
         "questions": len(results),
         "answerable": len(answerable),
         "recall_at": recall,
+        "recall_at_chars": recall_chars,
         "hit_at_8": hit,
         "latency_ms": {
             "p50": percentile([r.latency_ms for r in results], 50),
