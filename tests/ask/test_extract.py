@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from vyre_memory.ask.extract import extract
@@ -124,4 +125,54 @@ def test_what_happened_is_the_persons_one_clause_in_the_window() -> None:
 def test_what_happened_outside_the_window_is_not_told() -> None:
     text = "rough weekend: rex tore his knee ligament chasing a squirrel on saturday, surgery is thursday."
     got = _ask("what happened to rex in february", [_p(0, text, kind="typed", ts="2026-01-10T09:00:00Z")])
+    assert got is None or got.confidence < 0.5
+
+
+def test_ticket_is_the_key_the_passages_about_the_bug_name() -> None:
+    got = _ask(
+        "what was the ticket for the courier speed leakage fix?",
+        [
+            _p(0, "Summary for the ticket: PAY-412: courier speed features leaked the target."),
+            _p(1, "the courier speed leakage is fixed, see PAY-412", kind="typed"),
+        ],
+    )
+    assert got is not None and (got.answer, got.method) == ("PAY-412", "ticket") and got.confidence >= 0.5
+    assert "PAY-412" in got.quote
+
+
+def test_flaky_test_named_in_one_of_many_sessions_stays_under_the_bar() -> None:
+    elsewhere = [replace(_p(i, f"another flaky run {i}"), session=f"s{i}") for i in range(1, 8)]
+    got = _ask("what was the flaky test?", [_p(0, "the flaky test_refund_race fails one run in five"), *elsewhere])
+    assert got is not None and got.answer == "test_refund_race" and got.confidence < 0.5
+
+
+def test_count_out_of_the_named_total_on_the_side_of_the_change_the_question_asks() -> None:
+    text = "Before (old tz code): 7 of 50 runs failed (seeds 4, 11, 17).\nAfter (zoneinfo): 0 of 50 failed."
+    got = _ask("how many of the 50 seeded runs failed before the fix", [_p(0, text)])
+    assert got is not None and (got.answer, got.method) == ("7 of 50", "figure") and got.confidence >= 0.5
+
+
+def test_count_without_a_side_named_stays_under_the_bar() -> None:
+    text = "Before (old tz code): 7 of 50 runs failed.\nAfter (zoneinfo): 0 of 50 failed."
+    got = _ask("how many of the 50 seeded runs failed", [_p(0, text)])
+    assert got is None or got.confidence < 0.5
+
+
+def test_version_that_fixed_it_is_told_when_the_most_named_version_is_also_the_newest() -> None:
+    passages = [
+        _p(0, "v3.2.1 is live and the reminder job ran exactly once. Duplicate reminders fixed."),
+        _p(1, "Root cause of the duplicate reminders: two schedulers since v3.2.0."),
+        _p(2, "ship the duplicate reminders fix as v3.2.1", kind="typed"),
+    ]
+    got = _ask("which version fixed the duplicate reminders", passages)
+    assert got is not None and got.answer == "3.2.1" and got.confidence >= 0.5
+
+
+def test_version_that_fixed_it_stays_under_the_bar_when_an_older_version_is_most_named() -> None:
+    passages = [
+        _p(0, "Duplicate reminders: v3.2.0 shipped two schedulers."),
+        _p(1, "v3.2.0 is where the duplicate reminders began; v3.2.1 is planned."),
+        _p(2, "the duplicate reminders are from v3.2.0", kind="typed"),
+    ]
+    got = _ask("which version fixed the duplicate reminders", passages)
     assert got is None or got.confidence < 0.5

@@ -114,3 +114,20 @@ def test_cli_facts_and_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert run(main, ["answer", "what's my wife's name"]).output.startswith("Not sure.")
     missing = run(main, ["facts", "show", "ffffffffff"])
     assert missing.exit_code == 1 and "vyre facts list" in missing.output
+
+
+def test_who_asked_names_everyone_the_one_report_names() -> None:
+    from vyre_memory.ask.attribution_questions import Said, answer_who, parse_who_question
+    from vyre_memory.ask.personal_questions import KnownFact
+
+    quote = "kim park and ravi both asked for page numbers on invoices"
+    said = [
+        Said(KnownFact(who, "said", "asked for page numbers on invoices", 0.6, "2026-01-01", str(i)), quote, "billing")
+        for i, who in enumerate(["ravi", "kim park"])
+    ]
+    query = parse_who_question("who asked for page numbers on invoices?")
+    assert query is not None
+    got = answer_who(query, said)
+    assert got is not None and got.text == "Kim Park and Ravi." and got.confidence >= 0.6
+    other = parse_who_question("who asked for dark mode on invoices?")
+    assert other is not None and answer_who(other, said) is None

@@ -240,3 +240,38 @@ def test_unseen_world_answers_from_own_words_and_never_from_traps(question: str,
             "Leeds",
         ):
             assert trap not in ans.text
+
+
+def test_who_is_a_full_name_reads_a_first_name_mention_of_the_only_person_so_named() -> None:
+    facts = [F("user", "colleague", "Owen", 0.5), F("user", "colleague", "Owen Pratt", 0.55)]
+    q = parse_personal_question("who is owen pratt")
+    assert q is not None
+    got = answer_personal(q, facts)
+    assert got is not None and got.text == "Owen Pratt is your colleague." and got.confidence >= 0.6
+
+
+def test_who_is_a_full_name_ignores_a_first_name_two_people_share() -> None:
+    facts = [F("user", "colleague", "Owen", 0.5), F("user", "colleague", "Owen Pratt", 0.55)]
+    facts.append(F("user", "friend", "Owen Lake", 0.7))
+    q = parse_personal_question("who is owen pratt")
+    assert q is not None
+    assert answer_personal(q, facts) is None
+
+
+def test_how_old_reads_the_newest_age_of_the_relative() -> None:
+    q = parse_personal_question("how old did my dad turn this month?")
+    assert q is not None and (q.relation, q.via) == ("age", ("father",))
+    facts = [
+        F("user:father", "age", "turns 79", 0.6, "2025-03-01"),
+        F("user:father", "age", "turns 80", 0.6, "2026-02-01"),
+    ]
+    got = answer_personal(q, facts)
+    assert got is not None and got.text == "Your father turns 80."
+
+
+def test_grade_abstains_without_a_grade_fact() -> None:
+    q = parse_personal_question("what grade is mila in now")
+    assert q is not None and (q.relation, q.subject) == ("grade", "mila")
+    assert answer_personal(q, [F("mila", "teacher", "Mr Delgado")]) is None
+    got = answer_personal(q, [F("mila", "grade", "2nd grade", 0.6)])
+    assert got is not None and got.text == "Mila is in 2nd grade."

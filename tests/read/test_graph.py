@@ -159,3 +159,20 @@ def test_cli_graph_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     one = json.loads(run(main, ["graph", "show", "reviewer", "--json"]).output)
     assert one["name"] == "Owen P." and "Owen" not in one["aliases"]
     assert run(main, ["graph", "show", "Gus"]).exit_code == 1
+
+
+def test_an_alias_two_people_share_is_never_resolved_and_a_said_full_name_is_kept() -> None:
+    from vyre_memory.contract import Entity
+    from vyre_memory.read.graph import resolve_aliases
+
+    def person(i: str, name: str, *aliases: str) -> Entity:
+        return Entity(i, "person", name, tuple(aliases), False, "current", None, None, 1, ())
+
+    people = [
+        person("a", "Marcus Tran", "Marcus"),
+        person("b", "Marcus Oyelaran", "Marcus"),
+        person("c", "Owen Pratt", "Owen"),
+    ]
+    assert resolve_aliases(people, "who is marcus tran") is None
+    assert resolve_aliases(people, "who is marcus") is None
+    assert resolve_aliases(people, "what did owen ask") == "what did Owen Pratt ask"

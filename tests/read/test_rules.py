@@ -114,3 +114,39 @@ def test_name_not_confused_with_place_before_apposition() -> None:
 )
 def test_dev_talk_is_never_read_as_a_home(text: str) -> None:
     assert not any(r in ("lives_in", "moved_to", "home_city") for _, r, _ in _facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("on another note, babcia turns 90 next month, party at ours", ("user:grandmother", "age", "turns 90")),
+        ("i just turned 40 lol", ("user", "age", "just turned 40")),
+        ("theo starts 3rd grade tomorrow at the new school", ("theo", "grade", "3rd grade")),
+    ],
+)
+def test_age_and_school_grade_are_read_as_said(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the p99 turns 40 ms under load", "the counter turned 5% higher", "if theo starts 3rd grade early we'd move"],
+)
+def test_no_age_or_grade_from_measures_or_hypotheticals(text: str) -> None:
+    assert not {f for f in _facts(text) if f[1] in ("age", "grade")}
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("ok and tomorrow's dani's birthday so i'm off", ("dani", "birthday", "tomorrow")),
+        ("tomorrow is my wife's birthday, no plan yet", ("user:wife", "birthday", "tomorrow")),
+        ("my birthday was yesterday lol", ("user", "birthday", "yesterday")),
+    ],
+)
+def test_birthday_said_as_a_day_word_is_read_as_that_word(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in _facts(text)
+
+
+def test_a_day_word_without_a_birthday_is_no_birthday() -> None:
+    assert not {f for f in _facts("tomorrow's the release, and dani's party is friday") if f[1] == "birthday"}

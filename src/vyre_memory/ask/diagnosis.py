@@ -4,8 +4,9 @@ An assistant turn that settles a bug has a shape: it opens with a finding ("Foun
 "That confirms it", "There it is") or it goes on to a proposal ("Fix:", "Proposed fix:", "Suggested
 fix:"). The text before the proposal is the cause as found. Guarantees: the answer is the first
 sentences of one cited assistant passage (the quote is the answer itself), so it is grounded by
-construction; it is told only from one of the top four passages whose turn (and what was asked of it)
-names a third of the question's words; otherwise None.
+construction; it is told only from one of the top five passages whose turn (and what was asked of it)
+names a third of the question's words, in the top passage's session or one holding two of the top five;
+otherwise None.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ CAUSE_QUESTION = re.compile(
     r"^(?:why\b|what (?:caused|broke|went wrong)\b|what was wrong\b|what happened (?:with|to|during)\b)"
     r"|\bwhat was the \w+(?: \w+){0,4} (?:problem|issue)\b"
 )
-_OPENER = re.compile(r"^\W*(?:found it|confirmed|that confirms it|there it is|root cause)\b", re.I)
+_OPENER = re.compile(
+    r"^\W*(?:found it|confirmed|that confirms it|there it is)\b|^\W*(?:the )?root cause\W*(?::|is\b|was\b)", re.I
+)
 _PROPOSAL = re.compile(r"(?:^|\n)\W*(?:proposed |suggested |the )?fix(?:es)?\W*:", re.I)
 _QUESTION_WORDS = frozenset({"caus", "cause", "wrong", "broke", "why", "problem", "issue", "happen", "get", "gett"})
 _REASON = re.compile(r"\b(?:because|due to|caused by)\b", re.I)
@@ -35,8 +38,13 @@ _MAX_ANSWER = 400
 def diagnosis(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
     """The first sentences of the top assistant turn that states a finding, up to its proposed fix."""
     terms = _terms(u) - _QUESTION_WORDS
-    for p in passages[:5]:
+    top = passages[:5]
+    for p in top:
         if p.kind != "assistant" or not terms or _overlap(p.about or p.text, terms) < 1 / 3:
+            continue
+        # the finding is in the episode retrieval ranks first, or in one that holds two of its top five:
+        # a lone turn of another session found a different bug in the same code
+        if p.session != top[0].session and sum(q.session == p.session for q in top) < 2:
             continue
         proposal = _PROPOSAL.search(p.text)
         if not (_OPENER.search(p.text) or proposal):

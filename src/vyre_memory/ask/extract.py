@@ -1,6 +1,7 @@
 """The no-model answerer: extraction from the top passages, for the classes where it is reliable.
 
     file      a file path the top passages name ("which file had ...")
+    ticket    a ticket key or test name the question asks for (identifiers.py)
     deploy    a version ("what version shipped ...") or the day of the turn that reports it
     date      the day of the turn that reports the event ("when did we ...")
     other     the sentence that best states it (decisions, causes, fixes)
@@ -121,6 +122,13 @@ def extract(question: str, u: Understanding, passages: Sequence[Passage]) -> Ext
         return _version(u, passages)
     if u.qclass == "deploy" and q.startswith("when"):
         return _when(u, passages, latest=u.wants_current or bool(re.search(r"\blast\b|\blatest\b", q)))
+    if u.qclass in ("bug", "other", "file", "tool", "number"):
+        from .identifiers import identifier, wants_identifier
+
+        kind = wants_identifier(q)
+        named = identifier(kind, u, passages) if kind else None
+        if named is not None:
+            return named
     if u.qclass == "number":
         from .figures import figure
 
@@ -146,7 +154,12 @@ def extract(question: str, u: Understanding, passages: Sequence[Passage]) -> Ext
 # The assistant often states its finding with a label: "Root cause: ...", "Fix: ...", "Decision: ...".
 # Such a sentence, of the kind the question asks for, is a told answer; any other sentence is not.
 _CONCLUSIONS = {
-    "cause": re.compile(r"^\W*(?:root cause|cause|the (?:real )?(?:problem|bug|issue) (?:is|was)|found it)\b\W", re.I),
+    # "Root cause: ...", "The root cause is ...", never "Root cause written up in the doc"
+    "cause": re.compile(
+        r"^\W*(?:(?:the )?(?:root )?cause\W*(?::|is\b|was\b)|the (?:real )?(?:problem|bug|issue) (?:is|was)\b"
+        r"|found it\b)",
+        re.I,
+    ),
     "fix": re.compile(r"^\W*(?:fix|fixed|the fix|two fixes)\b\W", re.I),
     "decision": re.compile(r"^\W*(?:decision(?: recorded)?|decided|we(?:'re| are) going with)\b\W", re.I),
 }
@@ -194,8 +207,8 @@ def _file(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
     terms = _terms(u) - {"file", "bug", "fix"}
     votes = _Votes()
     for rank, p in enumerate(passages[:8]):
-        for path in file_paths(p.text):
-            short = _relative(path, p.cwd)
+        # one vote per file per passage: a tool call that names a path twice (command and output) is one mention
+        for short in dict.fromkeys(_relative(path, p.cwd) for path in file_paths(p.text)):
             if not re.search(r"\.\w{1,6}$", short) or short.startswith(("http", "www")):
                 continue
             bonus = 1.0 + _overlap(short.replace("/", " ").replace("_", " ").replace(".", " "), terms)
@@ -220,7 +233,20 @@ def _version(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
             # "2.41.1": the bare number reads the same whichever way it was written
             votes.add(v.lstrip("vV"), _rank_weight(rank) * cue, p)
     found = votes.extracted("version", lambda share: min(0.85, max(0.0, 1.3 * share - 0.3)))
+    if found is not None and _FIX_QUESTION.search(u.question):
+        # a fix ships after the release that broke it: the most named version being also the newest agrees;
+        # a newer one in sight is likely the fix, and the most named one the release that broke it
+        newest = found.answer == _newest(votes.scores)
+        confidence = min(0.85, found.confidence + 0.1) if newest else min(found.confidence, 0.4)
+        found = Extracted(found.answer, confidence, found.cite, found.quote, found.method)
     return _about(found, _terms(u) - _DEPLOY_WORDS - {"version", "fix", "fixed"})
+
+
+_FIX_QUESTION = re.compile(r"\b(?:fix|fixed|fixes|resolved|patched)\b", re.I)
+
+
+def _newest(versions: dict[str, float]) -> str:
+    return max(versions, key=lambda v: tuple(int(n) for n in re.findall(r"\d+", v.split("-")[0].split("+")[0])[:3]))
 
 
 def _about(found: Extracted | None, terms: set[str]) -> Extracted | None:

@@ -18,13 +18,23 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import PurePosixPath
 
 from ..contract import AskResult, Scope, Source
 from ..ingest.labels import is_within
-from ..read.relations import display
+from ..read.derive import ATTRIBUTIONS_KEY, attributions_of
+from ..read.relations import PEOPLE_RELATIONS, display
 from ..store.facts import FactMention
 from ..store.sqlite import Store
+from .attribution_questions import (
+    Said,
+    WhoQuery,
+    answer_surname,
+    answer_who,
+    parse_surname_question,
+    parse_who_question,
+)
 from .grounding import claims
 from .personal_questions import (
     KnownFact,
@@ -36,7 +46,7 @@ from .personal_questions import (
 
 __all__ = ["FastPath", "iso_now"]
 
-WORK_RELATIONS = frozenset({"occupation", "colleague", "client"})
+WORK_RELATIONS = frozenset({"occupation", "colleague", "client", "said"})
 MAX_SOURCES = 8
 
 
@@ -64,6 +74,7 @@ class FastPath:
         self.store = store
         self.user_name = user_name
         self._loaded: _Loaded | None = None
+        self._said: tuple[str, tuple[FactMention, ...]] | None = None  # (stored rows, as mentions)
         parse_personal_question("what's my wife's name")  # compiles the question rules once, up front
 
     def _mentions(self) -> tuple[FactMention, ...]:
@@ -80,10 +91,17 @@ class FastPath:
         query = parse_personal_question(question)
         parsed_at = time.perf_counter()
         if query is None:
+            who = parse_who_question(question)
+            if who is not None:
+                return self._who(who, scope, now, started, parsed_at)
+            first = parse_surname_question(question)
+            if first is not None:
+                return self._surname(first, scope, now, started, parsed_at)
             return _result(None, 0.0, (), (), started, {"parse": _ms(started, parsed_at)})
         mentions = self._visible(scope, iso_now(now))
         known = [
-            KnownFact(m.subject, m.relation, m.object, m.confidence, m.ts or "", str(i)) for i, m in enumerate(mentions)
+            KnownFact(m.subject, m.relation, _dated(m), m.confidence, m.ts or "", str(i))
+            for i, m in enumerate(mentions)
         ]
         ans = answer_personal(query, known)
         looked_at = time.perf_counter()
@@ -96,10 +114,55 @@ class FastPath:
         text = ans.text if all(c.lower() in quoted for c in claims(ans.text)) else ans.value
         return _result(text, ans.confidence, (), sources, started, timings)
 
-    def _visible(self, scope: Scope, now: str | None) -> list[FactMention]:
+    def _who(
+        self, query: WhoQuery, scope: Scope, now: datetime | str | None, started: float, parsed_at: float
+    ) -> AskResult:
+        """Who said, asked or did what, from the attributions the person typed."""
+        mentions = self._visible(scope, iso_now(now), self._attributions())
+        said = [
+            Said(
+                KnownFact(m.subject, m.relation, m.object, m.confidence, m.ts or "", str(i)),
+                m.quote,
+                PurePosixPath(m.cwd).name if m.cwd else "",
+            )
+            for i, m in enumerate(mentions)
+        ]
+        ans = answer_who(query, said)
+        timings = {"parse": _ms(started, parsed_at), "lookup": _ms(parsed_at, time.perf_counter())}
+        if ans is None:
+            return _result(None, 0.0, (), (), started, timings)
+        return _result(ans.text, ans.confidence, (), self._sources(ans, mentions), started, timings)
+
+    def _surname(
+        self, first: str, scope: Scope, now: datetime | str | None, started: float, parsed_at: float
+    ) -> AskResult:
+        """Someone's full name, from the full names the person wrote (facts and who-said-what) in scope."""
+        mentions = self._visible(scope, iso_now(now)) + self._visible(scope, iso_now(now), self._attributions())
+        named: list[tuple[str, KnownFact]] = []
+        for i, m in enumerate(mentions):
+            fact = KnownFact(m.subject, m.relation, m.object, m.confidence, m.ts or "", str(i))
+            if m.subject not in ("", "user") and not m.subject.startswith("user:"):
+                named.append((m.subject, fact))
+            if m.relation in PEOPLE_RELATIONS:
+                named.append((m.object, fact))
+        ans = answer_surname(first, named)
+        timings = {"parse": _ms(started, parsed_at), "lookup": _ms(parsed_at, time.perf_counter())}
+        if ans is None:
+            return _result(None, 0.0, (), (), started, timings)
+        return _result(ans.text, ans.confidence, (), self._sources(ans, mentions), started, timings)
+
+    def _attributions(self) -> tuple[FactMention, ...]:
+        raw = self.store.get_meta(ATTRIBUTIONS_KEY) or ""
+        if self._said is None or self._said[0] != raw:
+            self._said = (raw, tuple(attributions_of(self.store)))
+        return self._said[1]
+
+    def _visible(
+        self, scope: Scope, now: str | None, mentions: tuple[FactMention, ...] | None = None
+    ) -> list[FactMention]:
         folders = scope.folders()
         out: list[FactMention] = []
-        for m in self._mentions():
+        for m in self._mentions() if mentions is None else mentions:
             if now is not None and (m.ts or "")[:19] > now:
                 continue
             if (
@@ -145,6 +208,21 @@ class FastPath:
                 dot, newline = text.rfind(". ", 0, at), text.rfind("\n", 0, at)
                 start = min(start, max(dot + 2 if dot >= 0 else 0, newline + 1 if newline >= 0 else 0))
         return text[start : end + len(m.quote)].strip() if end - start <= 400 else m.quote
+
+
+_DAY_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1}
+
+
+def _dated(m: FactMention) -> str:
+    """A birthday said as a day word ("tomorrow's ines's birthday") is the day it names, from the turn's day."""
+    offset = _DAY_OFFSETS.get(m.object.lower()) if m.relation == "birthday" else None
+    if offset is None or not m.ts:
+        return m.object
+    try:
+        when = datetime.fromisoformat(m.ts.replace("Z", "+00:00")) + timedelta(days=offset)
+    except ValueError:
+        return m.object
+    return f"{when:%B} {when.day}"
 
 
 def _known(query: PersonalQuery, facts: list[KnownFact]) -> list[str]:

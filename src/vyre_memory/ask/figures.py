@@ -49,6 +49,7 @@ def figure(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
     if not words:
         return None
     asked = {n for n in re.findall(r"\d+(?:\.\d+)?", " ".join(u.terms)) if not any(n in v for v in versions)}
+    phase = _phase(u.question)
     votes = _Votes()
     quotes: dict[str, str] = {}
     for rank, p in enumerate(passages[:8]):
@@ -61,12 +62,35 @@ def figure(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
                     continue
                 if _overlap(p.about or p.text, words - {measure}) < (0.5 if versions else 2 / 3):
                     continue
-                votes.add(answer, _rank_weight(rank), p)
+                # "7 of 50" answers "how many of the 50 ..." more directly than a figure beside a question word
+                share_of = 2.0 if measure in asked else 1.0
+                votes.add(answer, _rank_weight(rank) * _phase_weight(phase, sentence) * share_of, p)
                 quotes.setdefault(answer, sentence.strip()[:400])
     found = votes.extracted("figure", lambda share: min(0.8, max(0.0, 1.4 * share - 0.45)))
     if found is None:
         return None
     return Extracted(found.answer, found.confidence, found.cite, quotes[found.answer], found.method)
+
+
+_PHASES = {"before": re.compile(r"\bbefore\b", re.I), "after": re.compile(r"\bafter\b", re.I)}
+
+
+def _phase(question: str) -> str | None:
+    """ "before" or "after" when the question asks for the figure on one side of a change."""
+    said = [name for name, pattern in _PHASES.items() if pattern.search(question)]
+    return said[0] if len(said) == 1 else None
+
+
+def _phase_weight(phase: str | None, sentence: str) -> float:
+    """A figure labelled with the side the question asks for counts double; the other side's, half."""
+    if phase is None:
+        return 1.0
+    other = "after" if phase == "before" else "before"
+    if _PHASES[phase].search(sentence) and not _PHASES[other].search(sentence):
+        return 2.0
+    if _PHASES[other].search(sentence) and not _PHASES[phase].search(sentence):
+        return 0.5
+    return 1.0
 
 
 def _pairs(sentence: str, words: set[str], asked: set[str]) -> list[tuple[str, str]]:
@@ -78,6 +102,8 @@ def _pairs(sentence: str, words: set[str], asked: set[str]) -> list[tuple[str, s
     for i, token in enumerate(tokens):
         if not _is_number(token) or _clean(token) in asked:
             continue
+        if token.endswith(",") and i + 1 < len(tokens) and _is_number(tokens[i + 1]):
+            continue  # one of a list of numbers ("seeds 4, 11, 17"), not a figure
         if i + 2 < len(tokens) and tokens[i + 1].lower() == "of" and _clean(tokens[i + 2]) in asked:
             out.append((f"{_clean(token)} of {_clean(tokens[i + 2])}", _clean(tokens[i + 2])))
             continue

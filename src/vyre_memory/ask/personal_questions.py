@@ -272,6 +272,36 @@ def parse_personal_question(question: str) -> PersonalQuery | None:
             return PersonalQuery("birthday", subject=who, template=f"{display(who)}'s birthday is {{value}}.")
         return None
 
+    # age and school grade: "how old did my dad turn", "what grade is mila in" --------------------
+    m = re.fullmatch(
+        rf"how\s+old\s+(?:is|did|does|will|was)\s+(?:({_WHO}\s+(?:{_KIN_ALT}))|({_NAME}))(?:\s+(?:turn|be|get))?"
+        r"(?:\s+(?:this|last|next)\s+(?:week|month|year))?|how\s+old\s+(am\s+i|did\s+i\s+turn)"
+        r"(?:\s+(?:this|last|next)\s+(?:week|month|year))?",
+        q,
+    )
+    if m:
+        if m.group(3):
+            return PersonalQuery("age", template="You {value}.")
+        if m.group(1):
+            rel, _ = _rel_of(m.group(1).split()[-1])
+            return PersonalQuery("age", via=(rel,), template=f"Your {_phrase(rel)} {{value}}.")
+        if not is_stop(m.group(2).split()[0]):
+            return PersonalQuery("age", subject=m.group(2), template=f"{display(m.group(2))} {{value}}.")
+        return None
+    m = re.fullmatch(
+        rf"what\s+grade\s+(?:is|was)\s+(?:({_WHO}\s+(?:{_KIN_ALT}))|({_NAME}))(?:\s+in)?|what\s+grade\s+(?:does|did)\s+"
+        rf"(?:({_WHO}\s+(?:{_KIN_ALT}))|({_NAME}))\s+(?:go\s+to|attend|start)",
+        q,
+    )
+    if m:
+        kin, name = m.group(1) or m.group(3), re.sub(r"\s+in$", "", m.group(2) or m.group(4) or "")
+        if kin:
+            rel, _ = _rel_of(kin.split()[-1])
+            return PersonalQuery("grade", via=(rel,), template=f"Your {_phrase(rel)} is in {{value}}.")
+        if name and not is_stop(name.split()[0]):
+            return PersonalQuery("grade", subject=name, template=f"{display(name)} is in {{value}}.")
+        return None
+
     # other people: "what does iza do for a living", "what's tomasz's job" ---------------------
     m = re.fullmatch(
         rf"what\s+does\s+({_NAME})\s+do(?:\s+for\s+(?:a\s+living|work))?|what's\s+({_NAME})'s\s+"
@@ -498,11 +528,26 @@ def _follow(via: tuple[str, ...], aggs: list[_Agg]) -> list[str]:
     return names
 
 
+def _same_person(value: str, name: str, aggs: list[_Agg]) -> bool:
+    """`value` names `name`: the same name, or the first name alone ("Owen" for "Owen Pratt") when the
+    person never spoke of anyone else by that first name."""
+    if _matches(value, name):
+        return True
+    if len(value.split()) != 1 or len(name.split()) < 2 or _first(name) != value.lower():
+        return False
+    others = {
+        a.value.lower()
+        for a in aggs
+        if a.subject == "user" and a.relation in PEOPLE_RELATIONS and _first(a.value) == value.lower()
+    }
+    return others <= {value.lower(), name.lower()}
+
+
 def _reverse(query: PersonalQuery, aggs: list[_Agg]) -> PersonalAnswer | None:
     name = query.reverse or ""
     rels: dict[str, _Agg] = {}
     for a in aggs:
-        if a.subject == "user" and a.relation in PEOPLE_RELATIONS and _matches(a.value, name):
+        if a.subject == "user" and a.relation in PEOPLE_RELATIONS and _same_person(a.value, name, aggs):
             cur = rels.get(a.relation)
             if cur is None:
                 rels[a.relation] = _Agg(a.subject, a.relation, a.value, a.confidence, a.ts, list(a.facts))

@@ -19,21 +19,26 @@ Guarantees:
   read too (`own_sentences` + `judge_sentence`, one per line), never any other turn; its candidates are
   merged with the rules' for that turn (a fact the rules read wins), stored with via "model", and their
   confidence is capped at MODEL_CONFIDENCE_CAP, so a fact only the model read needs a second mention to
-  pass the bar for who someone is.
+  pass the bar for who someone is;
+- who said or asked what ("piotr reports ...", `attributions`) is read from the same trusted turns but
+  never becomes a fact: it is kept beside them (`attributions_of`), for who-said questions only.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..contract import FactSource, Turn
 from ..ingest.records import ASSISTANT, TYPED
-from ..store.facts import NewFact
+from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
+from .attribution import ATTRIBUTION_CONFIDENCE, attributions
 from .relations import CHANGING, PEOPLE_RELATIONS, RELATIONS
 from .rules import FactCandidate, confirmed_facts, extract
 from .trust import judge_sentence, judge_turn, own_sentences
@@ -44,6 +49,7 @@ CONFIDENCE_CAP = 0.99
 READ_LIMIT = 10_000  # characters of a typed turn read for facts (the rules are slow on huge unbroken pastes)
 PEOPLE_BAR = 0.6
 OTHER_BAR = 0.5
+ATTRIBUTIONS_KEY = "attributions.v1"  # the store meta key holding who said what (never facts)
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
 
@@ -97,10 +103,12 @@ def read_mentions(
     report: DeriveReport | None = None,
     reader: Reader | None = None,
     reader_skip: Collection[int] = (),
+    said: list[Mention] | None = None,
 ) -> list[Mention]:
     """Every fact mention in `turns` (typed and assistant turns, each session's in seq order); with `reader`,
     also what it reads in each trusted turn's own sentences (a fact the rules read in that turn wins), except
-    in the turns whose ids are in `reader_skip`."""
+    in the turns whose ids are in `reader_skip`. With `said`, the attributions in each trusted turn
+    ("piotr reports ...") are appended to it; they are never facts."""
     report = report if report is not None else DeriveReport()
     prev_typed: dict[str, str] = {}
     prev_assistant: dict[str, str] = {}
@@ -125,6 +133,8 @@ def read_mentions(
         for c in extract(t.text[:READ_LIMIT], context=(previous or "")[:READ_LIMIT]):
             seen.add(fact_id(c.subject, c.relation, c.object))
             out.append(Mention(fact_id(c.subject, c.relation, c.object), c, t, "typed"))
+        if said is not None:  # who said or asked what, as the person reports it: kept apart from the facts
+            said.extend(Mention(fact_id(c.subject, c.relation, c.object), c, t, "typed") for c in attributions(t.text))
         own = reader_text(t.text) if reader is not None and t.id not in reader_skip else ""
         if reader is not None and own:
             for c in reader(own):
@@ -269,7 +279,9 @@ def derive_facts(
         turns, skip, base = list(store.iter_turns(kinds=[TYPED, ASSISTANT])), set(), []
         turns.sort(key=lambda t: (t.session, t.seq))
     last_turn = max([after, *(t.id for t in turns)])
-    mentions = [m for m in read_mentions(turns, report, reader, skip) if m.turn.id not in skip]
+    said: list[Mention] = []
+    mentions = [m for m in read_mentions(turns, report, reader, skip, said) if m.turn.id not in skip]
+    _store_attributions(store, [m for m in said if m.turn.id not in skip], incremental=bool(after))
     by_turn, by_uuid = store.suppressed_facts()
     kept: list[Mention] = list(base)
     for m in mentions:
@@ -284,3 +296,54 @@ def derive_facts(
     report.facts_version = store.facts_version()
     report.seconds = round(time.perf_counter() - started, 3)
     return report
+
+
+def _store_attributions(store: Store, said: list[Mention], *, incremental: bool) -> None:
+    """Write who said what (`attributions`) beside the facts, as rows the fast path reads (`attributions_of`)."""
+    rows = [
+        {
+            "subject": _norm(m.candidate.subject),
+            "object": m.candidate.object,
+            "quote": m.candidate.quote,
+            "session": m.turn.session,
+            "seq": m.turn.seq,
+            "uuid": m.turn.uuids[0] if m.turn.uuids else None,
+            "ts": m.turn.ts,
+            "cwd": m.turn.cwd,
+        }
+        for m in said
+    ]
+    if incremental:
+        fresh = {(r["session"], r["seq"]) for r in rows}
+        rows = [r for r in _attribution_rows(store) if (r["session"], r["seq"]) not in fresh] + rows
+    rows.sort(key=lambda r: (str(r["session"]), int(r["seq"] or 0), str(r["subject"]), str(r["object"])))
+    store.set_meta(ATTRIBUTIONS_KEY, json.dumps(rows, ensure_ascii=False, sort_keys=True))
+
+
+def _attribution_rows(store: Store) -> list[dict[str, Any]]:
+    raw = store.get_meta(ATTRIBUTIONS_KEY)
+    return list(json.loads(raw)) if raw else []
+
+
+def attributions_of(store: Store) -> list[FactMention]:
+    """Who said or asked what, as the person's own typed words report it, as fact mentions (relation "said")."""
+    out: list[FactMention] = []
+    for r in _attribution_rows(store):
+        fid = fact_id(r["subject"], "said", r["object"])
+        out.append(
+            FactMention(
+                fid,
+                r["subject"],
+                "said",
+                r["object"],
+                "current",
+                r["session"],
+                r["seq"],
+                r["uuid"],
+                r["quote"],
+                r["ts"],
+                ATTRIBUTION_CONFIDENCE,
+                r["cwd"],
+            )
+        )
+    return out

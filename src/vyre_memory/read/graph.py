@@ -29,6 +29,7 @@ from ..errors import NotFoundError, VyreError
 from ..ingest.records import ASSISTANT, INTERACTIVE, MEMORY, TYPED
 from ..store.graph import GraphEdit
 from ..store.sqlite import Store
+from .derive import attributions_of
 from .relations import KIN, PEOPLE_RELATIONS, display, is_name_token, is_stop, words
 from .trust import own_sentences
 
@@ -184,6 +185,29 @@ def _people_from_facts(g: _Graph, facts: Sequence[Fact], user_name: str) -> None
         if f.subject == "user" and f.relation == "employer" and f.confidence >= _PEOPLE_BAR:
             org = g.node("organisation", f.object.lower(), f.object)
             _fact_link(g, f, USER_ID, "works_at", org.id, user_name)
+
+
+def _people_from_attributions(g: _Graph, store: Store, user_name: str) -> None:
+    """A full name the person wrote before a reporting verb ("ewa lis wrote ...") is a person when its first
+    name is already someone's (or it reports twice); its first name is an alias, so a first name two people
+    share ("ewa") is never read as either of them."""
+    known = {name.lower() for n in g.nodes.values() if n.kind == "person" for name in (n.name.split()[0], *n.aliases)}
+    said = attributions_of(store)
+    turns: dict[str, set[tuple[str, int]]] = {}
+    for a in said:
+        turns.setdefault(a.subject, set()).add((a.session, a.seq))
+    for a in said:
+        toks = a.subject.split()
+        if len(toks) != 2 or not all(is_name_token(t) for t in toks) or a.subject == (user_name or "").lower():
+            continue
+        # a two-word "name" is taken as a person only when its first word is already someone's name, or
+        # it reports in two turns: "staging renderer reports ..." once is not a person
+        if toks[0] not in known and len(turns[a.subject]) < 2:
+            continue
+        node = g.node("person", a.subject, display(a.subject))
+        node.aliases.add(display(toks[0]))
+        if a.ts:
+            node.stamps.append(a.ts)
 
 
 def _fact_link(g: _Graph, f: Fact, src: str, relation: str, dst: str, user_name: str) -> None:
@@ -356,6 +380,7 @@ def build_graph(store: Store, user_name: str) -> _Graph:
         if len(set(ids)) == 1:
             g.nodes[ids[0]].aliases.add(head)
     _people_from_facts(g, store.facts(), user_name)
+    _people_from_attributions(g, store, user_name)
     turns = [t for t in store.iter_turns(kinds=[TYPED, ASSISTANT]) if t.session in project_of]
     turns.sort(key=lambda t: (t.session, t.seq))
     _recurring_people(g, project_of, turns, user_name)
@@ -596,13 +621,26 @@ def resolve_aliases(entities: Iterable[Entity], question: str) -> str | None:
     def whole(text: str) -> re.Pattern[str]:
         return re.compile(rf"(?<![\w]){re.escape(text)}(?![\w])", re.IGNORECASE)
 
-    out = question
+    entities = [e for e in entities if e.kind != "decision"]
+    # an alias two entities share ("Marcus" for two Marcuses) names neither: it is left as asked
+    owners: dict[str, set[str]] = {}
     for entity in entities:
-        if entity.kind == "decision" or whole(entity.name).search(out):
+        for alias in entity.aliases:
+            owners.setdefault(alias.lower(), set()).add(entity.id)
+    names = [whole(e.name) for e in entities]
+    out = question
+    for entity, own in zip(entities, names, strict=True):
+        if own.search(out):
             continue
+        # a full name the question already says is never rewritten through a shorter alias inside it
+        named = [m.span() for n in names for m in n.finditer(out)]
         for alias in sorted(entity.aliases, key=len, reverse=True):
+            if len(alias) < 3 or alias.startswith("/") or len(owners.get(alias.lower(), ())) > 1:
+                continue
             pattern = whole(alias)
-            if len(alias) >= 3 and not alias.startswith("/") and pattern.search(out):
-                out = pattern.sub(entity.name, out)
+            free = [m for m in pattern.finditer(out) if not any(a <= m.start() < b for a, b in named)]
+            if free:
+                for m in reversed(free):
+                    out = out[: m.start()] + entity.name + out[m.end() :]
                 break
     return out if out != question else None

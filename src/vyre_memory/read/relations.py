@@ -25,10 +25,14 @@ THING_RELATIONS = words(
     "pet pet_kind phone lives_in moved_to grew_up_in home_city lives_with car laptop employer job_title school teacher "
     "birthday anniversary allergy likes occupation hobby schedule called holiday_in"
 )
-RELATIONS = PEOPLE_RELATIONS | THING_RELATIONS
+# Read by the rules only (the model reader is not asked for them): "turns 80", "2nd grade".
+RULE_RELATIONS = words("age grade")
+RELATIONS = PEOPLE_RELATIONS | THING_RELATIONS | RULE_RELATIONS
 
 # Relations whose value changes over time: the newest statement wins.
-CHANGING = words("lives_in moved_to home_city car laptop employer job_title school teacher schedule occupation boss")
+CHANGING = words(
+    "lives_in moved_to home_city car laptop employer job_title school teacher schedule occupation boss age grade"
+)
 
 # Kinship and people words -> relation; multilingual kinship words are general vocabulary.
 KIN: dict[str, str] = {}

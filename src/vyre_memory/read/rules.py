@@ -594,6 +594,10 @@ def _rules(r: _Reader) -> None:
         ):
             r.add(who, "birthday", span, 0.6, m.start(), name=False)
 
+    # age and school grade: "tata turns 80 next month", "mila starts 2nd grade tomorrow" -----------
+    _age_and_grade(r)
+    _birthday_on_day(r)
+
     # remember names for pronouns in later sentences: a sentence that opens with a name -------
     first = next(_tokens_from(low, 0), None)
     if first:
@@ -606,6 +610,58 @@ def _rules(r: _Reader) -> None:
     for m in re.finditer(rf"\b({_KIN_ALT})\b", low):
         if m.group(1) in MALE | FEMALE:
             r.remember(m.group(1), _gender(m.group(1)))
+
+
+_ORDINAL = r"\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
+_AGE = re.compile(
+    rf"\b(?:(?:my|our)\s+)?(i|{_KIN_ALT}|{_NAME})\s+((?:just\s+)?(?:turns|turned|turn|is\s+turning|"
+    r"will\s+turn|turning)\s+(\d{1,3}))\b(?!\s*(?:%|percent|degrees|times|minutes|hours|days|weeks|months|"
+    r"ms|s\b|k\b))"
+)
+_GRADE = re.compile(
+    rf"\b(?:(?:my|our)\s+)?({_KIN_ALT}|{_NAME})\s+(?:starts|started|is\s+starting|is\s+in|is\s+now\s+in|"
+    rf"will\s+start|goes\s+into|went\s+into|moves\s+up\s+to|moved\s+up\s+to)\s+(?:the\s+)?"
+    rf"((?:{_ORDINAL})\s+grade)\b"
+)
+
+
+_DAY_WORD = r"(today|tomorrow|yesterday)"
+_WHOSE = rf"(?:(my)|(?:my\s+|our\s+)?({_KIN_ALT})(?:'s|’s)|({_NAME})(?:'s|’s))"
+_BIRTHDAY_ON_DAY = (
+    re.compile(rf"\b{_DAY_WORD}(?:'s|’s|\s+is|\s+was)\s+{_WHOSE}\s+birthday\b"),
+    re.compile(rf"\b{_WHOSE}\s+birthday\s+(?:is|was)\s+{_DAY_WORD}\b"),
+)
+
+
+def _birthday_on_day(r: _Reader) -> None:
+    """ "tomorrow's ines's birthday": the birthday is a day word, made a date from the turn's day when asked."""
+    for i, pattern in enumerate(_BIRTHDAY_ON_DAY):
+        for m in pattern.finditer(r.low):
+            day_group, first = (1, 2) if i == 0 else (4, 1)
+            mine, kin, name = m.group(first), m.group(first + 1), m.group(first + 2)
+            who = "user" if mine else f"user:{KIN[kin]}" if kin else name if name and not is_stop(name) else None
+            if who:
+                r.add(who, "birthday", m.span(day_group), 0.6, m.start(), name=False)
+
+
+def _person_subject(word: str) -> str | None:
+    """The subject a person word stands for: "user", "user:<relation>" for a kin word, or the name."""
+    if word == "i":
+        return "user"
+    if word in KIN:
+        return f"user:{KIN[word]}"
+    return word if is_name_token(word) else None
+
+
+def _age_and_grade(r: _Reader) -> None:
+    for m in _AGE.finditer(r.low):
+        who = _person_subject(m.group(1))
+        if who and 0 < int(m.group(3)) <= 120:
+            r.add(who, "age", m.span(2), 0.6, m.start(), name=False)
+    for m in _GRADE.finditer(r.low):
+        who = _person_subject(m.group(1))
+        if who and who != "user":
+            r.add(who, "grade", m.span(2), 0.6, m.start(), name=False)
 
 
 def extract_sentence(
