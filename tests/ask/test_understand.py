@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vyre_memory.ask.timewords import OPEN_START
-from vyre_memory.ask.understand import QCLASSES, classify, strip_time_words, understand
+from vyre_memory.ask.understand import QCLASSES, classify, is_stop_word, strip_time_words, understand
 
 FRI_OCT = datetime(2026, 10, 9, 16, 0, tzinfo=UTC)  # a Friday
 FRI_MAR = datetime(2026, 3, 13, 15, 0, tzinfo=UTC)  # also a Friday
@@ -385,3 +385,10 @@ SOUP = [
 def test_time_word_soup_never_raises(words: list[str], now: datetime) -> None:
     u = understand(" ".join(words), now.replace(tzinfo=UTC))
     assert u.window is None or u.window.start < u.window.end
+
+
+def test_stop_words_are_the_words_terms_leave_out() -> None:
+    assert [w for w in ("the", "really", "potluck", "something", "curry") if not is_stop_word(w)] == [
+        "potluck",
+        "curry",
+    ]

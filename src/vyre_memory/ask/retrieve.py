@@ -25,6 +25,7 @@ from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
 from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
+from .feedback import feedback_terms
 from .personal_questions import parse_personal_question
 from .understand import Understanding, understand
 
@@ -194,38 +195,54 @@ class Retriever:
                 windowed = self._full_text(words, scope, cfg.candidates // 2, since, until)
                 lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed, "bm25"))
         if cfg.dense and self.embedder is not None:
+            pool: dict[str, list[tuple[int, float]]] = {}  # one search of the index serves both dense lists
             query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
             query = self.embedder.embed([query_text])[0]
             cache = self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.vectors_version())
             lists.append(
-                (cfg.dense_weight * outside, self._dense(cache, query, scope, horizon, cfg.candidates), "dense")
+                (
+                    cfg.dense_weight * outside,
+                    self._dense(cache, query, scope, horizon, cfg.candidates, pool=pool),
+                    "dense",
+                )
             )
             if window:
-                windowed_d = self._dense(cache, query, scope, until or horizon, cfg.candidates // 2, since=since)
+                windowed_d = self._dense(
+                    cache, query, scope, until or horizon, cfg.candidates // 2, since=since, pool=pool
+                )
                 lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed_d, "dense"))
+        found: dict[int, PassageRow] = {}
+        if cfg.feedback_terms and cfg.bm25 and cfg.dense and lists:
+            # Pseudo-relevance feedback: the words the best full-text passages share, idf-weighted over
+            # every candidate either search found, widen a second full-text search (hybrid only).
+            found.update(self.store.passages_by_id(list({pid for _, ranked, _ in lists for pid, _ in ranked})))
+            top = [found[pid].text for pid, _ in lists[0][1][: cfg.feedback_docs] if pid in found]
+            extra = feedback_terms(top, [row.text for row in found.values()], terms, cfg.feedback_terms)
+            if extra:
+                widened = self._full_text(self._selective(terms + extra), scope, cfg.candidates, None, horizon)
+                lists.append((cfg.feedback_weight * outside, widened, "bm25"))
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
         fused: dict[int, float] = {}
         via: dict[int, set[str]] = {}
         for weight, ranked, name in lists:
-            hi = ranked[0][1] if ranked else 0.0
-            lo = ranked[-1][1] if ranked else 0.0
             for rank, (pid, _score) in enumerate(ranked):
                 fused[pid] = fused.get(pid, 0.0) + weight / (cfg.rrf_k + rank + 1)
-                if cfg.score_weight and name != "facts" and hi > lo:
-                    fused[pid] += cfg.score_weight * weight * (_score - lo) / (hi - lo) / (cfg.rrf_k + 1)
                 via.setdefault(pid, set()).add(name)
         if not fused:
             return []
-        rows = self.store.passages_by_id(list(fused))
+        rows = {pid: found[pid] for pid in fused if pid in found}
+        rows.update(self.store.passages_by_id([pid for pid in fused if pid not in found]))
         if cfg.neighbor_weight:
+            # A turn next to a strong candidate shares some of its score: an answer is often the line
+            # before or after the one that repeats the question's words.
             at = {(r.session, r.seq): pid for pid, r in rows.items()}
-            base = dict(fused)
+            own = dict(fused)
             for pid, r in rows.items():
-                for d in (-1, 1):
-                    other = at.get((r.session, r.seq + d))
+                for step in (-1, 1):
+                    other = at.get((r.session, r.seq + step))
                     if other is not None and other != pid:
-                        fused[pid] += cfg.neighbor_weight * base[other]
+                        fused[pid] += cfg.neighbor_weight * own[other]
         if cfg.session_weight:
             per_session: dict[str, float] = {}
             for pid, score in fused.items():
@@ -264,16 +281,29 @@ class Retriever:
         return out
 
     def _dense(
-        self, cache: VectorCache, query: np.ndarray, scope: Scope, until: str, k: int, since: str | None = None
+        self,
+        cache: VectorCache,
+        query: np.ndarray,
+        scope: Scope,
+        until: str,
+        k: int,
+        since: str | None = None,
+        pool: dict[str, list[tuple[int, float]]] | None = None,
     ) -> list[tuple[int, float]]:
-        """Nearest passages in scope (and in [since, until)). The person's own scope searches the whole
-        index and drops what memory never answers from (its own threads, turns outside the time); a
-        project or agent scope scores only the passages inside it."""
+        """Nearest passages in scope and in [since, until). A project or agent scope scores only the
+        passages inside it; the person's own scope searches the whole index and drops what memory never
+        answers from (its own threads, turns outside the time). A short window scores exactly the
+        passages inside it; otherwise `pool` keeps the first search's nearest passages for the next list
+        of the same question, so the lists with and without a time window cost one scan of the index."""
         places = self.directory.refresh(self.store)
-        short_window = since is not None and _days_between(since, until) <= 31
-        if scope.folders() is not None or short_window:  # score only the passages inside
+        if since is not None and _days_between(since, until) <= 31:
             return cache.search(query, places.ids_in(self.store, scope, since=since, until=until), k)
-        hits = cache.search(query, None, k * (8 if since else 2))
+        hits = pool.get("nearest") if pool is not None else None
+        if hits is None:
+            allowed = places.ids_in(self.store, scope) if scope.folders() is not None else None
+            hits = cache.search(query, allowed, k * 8)
+            if pool is not None:
+                pool["nearest"] = hits
         score = dict(hits)
         kept = places.keep(self.store, scope, [pid for pid, _ in hits], since=since, until=until)
         return [(pid, score[pid]) for pid in kept[:k]]
@@ -289,14 +319,18 @@ class Retriever:
         return [w for w in words if share[w] <= COMMON_SHARE] or words
 
     def _matches(self, word: str) -> int:
-        """How many passages a word matches. Counted once per corpus version while the index is small;
-        on a large one kept until it has grown a tenth, since counting a common word costs ~0.1 s."""
+        """How many passages a word matches. Counted exactly, once per corpus version, while the index is
+        small; on a large one estimated from the latest LARGE_INDEX passages (counting a common word in
+        all of a million costs ~0.1 s) and kept until the index has grown a tenth."""
         total = self.store.passage_count()
         stale = total < LARGE_INDEX and self.store.corpus_version() != self._df_version
         if stale or not (self._df_total <= total <= self._df_total * 1.1):
             self._df, self._df_version, self._df_total = {}, self.store.corpus_version(), total
         if word not in self._df:
-            self._df[word] = self.store.match_count(word)
+            if total < LARGE_INDEX:
+                self._df[word] = self.store.match_count(word)
+            else:
+                self._df[word] = self.store.match_count(word, after_id=total - LARGE_INDEX) * total // LARGE_INDEX
         return self._df[word]
 
     def _full_text(

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 from .timewords import TimeWindow, parse_time, strip_spans
 
-__all__ = ["QCLASSES", "TimeWindow", "Understanding", "classify", "strip_time_words", "understand"]
+__all__ = ["QCLASSES", "TimeWindow", "Understanding", "classify", "is_stop_word", "strip_time_words", "understand"]
 
 MAX_CHARS = 1000  # a longer "question" is a pasted blob: it is understood from its first 1,000 characters
 QCLASSES = (
@@ -399,6 +399,11 @@ _HYPHEN_PREFIXES = frozenset(
 
 
 _STRIP_NOW = datetime(2000, 1, 1, tzinfo=UTC)  # which phrases are time words does not depend on now
+
+
+def is_stop_word(word: str) -> bool:
+    """A lower-case word that says nothing about what is asked ("the", "really", "something")."""
+    return word in _STOP
 
 
 def strip_time_words(question: str) -> str:
