@@ -2,8 +2,9 @@
 
 Takes both layouts: one conversation per file (`{speaker_a, speaker_b, session_N, session_N_date_time,
 qa}`) and the list layout of `locomo10.json` (`[{sample_id, conversation: {...}, qa}]`). Each
-`session_N` becomes a session; each turn keeps its `dia_id` as its record uuid (prefixed by the
-sample id in the list layout so ids stay unique), its speaker as the name, and the session's
+`session_N` becomes a session; each turn keeps its `dia_id` as its record uuid, prefixed by the
+sample id (or, for a one-conversation file, the file's name) so ids stay unique when several
+conversations share a store; its speaker as the name, and the session's
 date plus one minute per turn as its time. Both speakers are people typing: their turns are
 labelled as typed words. Images are kept as their caption.
 """
@@ -115,7 +116,7 @@ class LoCoMoFormat:
                     ts = (when + timedelta(minutes=i)).strftime("%Y-%m-%dT%H:%M:%S.000Z") if when else None
                     session.turns.append(
                         ParsedTurn(
-                            uuids=[turn_uuid(sample, str(t.get("dia_id", f"D{n}:{i}")))],
+                            uuids=[turn_uuid(prefix, str(t.get("dia_id", f"D{n}:{i}")))],
                             role="user",
                             kind=TYPED,
                             text=text,
