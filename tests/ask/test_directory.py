@@ -84,3 +84,16 @@ def test_a_new_passage_and_a_moved_session_are_seen_after_refresh(tmp_path: Path
         c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'corpus_version'")
     assert directory.refresh(mem.store).ids_in(mem.store, Scope()).tolist() == first
     mem.close()
+
+
+def test_a_first_load_from_the_indexes_reads_the_same_places(world: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vyre_memory.ask import directory as module
+
+    by_table = PassageDirectory().refresh(world.store)
+    monkeypatch.setattr(module, "FROM_INDEXES", 0)
+    by_indexes = PassageDirectory().refresh(world.store)
+    assert by_indexes.ids.tolist() == by_table.ids.tolist()
+    for since, until in WINDOWS:
+        for scope in (Scope(), Scope(project_cwds=(sorted({s.cwd for s in world.sessions() if s.cwd})[0],))):
+            a = by_table.ids_in(world.store, scope, since=since, until=until).tolist()
+            assert by_indexes.ids_in(world.store, scope, since=since, until=until).tolist() == a

@@ -22,6 +22,7 @@ from ..contract import Scope
 from ..store.sqlite import Store
 
 CHUNK = 200_000
+FROM_INDEXES = 100_000  # passages to read at once past which they are read from the indexes
 
 
 class PassageDirectory:
@@ -42,6 +43,12 @@ class PassageDirectory:
             if version != self._version:
                 self._scopes, self._version = {}, version
             last = int(self.ids[-1]) if len(self.ids) else 0
+            newest = store.passage_count()
+            if newest - last > FROM_INDEXES:  # many to read: the indexes alone, not the table's text pages
+                rows = store.passage_places_from_indexes(last, newest)
+                if rows:
+                    self._append(rows)
+                    last = rows[-1][0]
             while True:
                 rows = store.passage_places(last, CHUNK)
                 if not rows:

@@ -292,6 +292,26 @@ class PassageStore:
             "SELECT id, session, CAST(ts AS BLOB) FROM passages WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit)
         ).fetchall()
 
+    def passage_places_from_indexes(self, after_id: int, through_id: int) -> list[tuple[int, str, bytes | None]]:
+        """The same as `passage_places` for the ids in (after_id, through_id], read from the (session, seq)
+        and (ts) indexes alone: a small share of the table's pages, for the first load of a large store
+        whose pages are not in the cache."""
+        sessions = sorted(
+            (r[0], r[1])
+            for r in self.conn.execute(
+                "SELECT id, session FROM passages INDEXED BY passages_session WHERE id > ? AND id <= ?",
+                (after_id, through_id),
+            )
+        )
+        times = {
+            r[0]: r[1]
+            for r in self.conn.execute(
+                "SELECT id, CAST(ts AS BLOB) FROM passages INDEXED BY passages_ts WHERE id > ? AND id <= ?",
+                (after_id, through_id),
+            )
+        }
+        return [(pid, session, times.get(pid)) for pid, session in sessions]
+
     def sessions_in_scope(self, scope: Scope) -> list[str]:
         """The ids of the sessions a scope may read (memory's own threads never among them)."""
         where, params = scope_sql(scope)
