@@ -179,3 +179,34 @@ def test_an_agent_scope_never_gets_a_personal_answer(mem: Memory) -> None:
     assert result.abstained and result.answer is None
     assert not any("dani" in k.lower() for k in result.known)
     assert not any("dani" in s.quote.lower() for s in result.sources)
+
+
+def _billing(tmp_path: Path, says_it: str, line: str) -> Memory:
+    from tests.reliability.conftest import TranscriptWriter
+
+    root = tmp_path / "projects"
+    w = TranscriptWriter(root / "-home-sam-code-books" / "s.jsonl", "/home/sam/code/books")
+    w.user("can you draft the march invoice for acme")
+    if says_it == "person":
+        w.user(line)
+        w.assistant("Done: the invoice draft is in invoices/acme-march.md.")
+    else:
+        w.assistant(line)
+    m = Memory(tmp_path / "home", user_name="Sam")
+    m.ingest([root])
+    for purpose in ("rerank", "answer", "verify"):
+        m.set_backend(purpose, None)
+    return m
+
+
+def test_a_figure_about_the_person_is_told_from_their_own_words(tmp_path: Path) -> None:
+    with _billing(tmp_path, "person", "I billed acme 12.5 hours for march, same rate as before.") as m:
+        result = m.ask("how many hours did i bill acme for march", now=NOW)
+    assert not result.abstained and "12.5" in (result.answer or ""), result.to_dict()
+    assert [s.name for s in result.sources] == ["Sam"]
+
+
+def test_a_figure_about_the_person_is_not_told_from_the_assistants_words(tmp_path: Path) -> None:
+    with _billing(tmp_path, "assistant", "You billed acme 14 hours for march, same rate as before.") as m:
+        result = m.ask("how many hours did i bill acme for march", now=NOW)
+    assert result.abstained and result.answer is None, result.to_dict()

@@ -20,6 +20,7 @@ Guarantees:
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -30,6 +31,7 @@ from typing import Any
 
 from ..contract import AskResult, Passage, Scope
 from ..errors import ModelCallsForbidden
+from ..ingest.records import INTERACTIVE
 from .extract import extract
 from .injection import carries_injection
 from .understand import understand
@@ -173,9 +175,11 @@ class Pipeline:
                 model_known.append("Model steps were skipped: today's model budget is spent.")
             if not out.abstained and out.answer:
                 answer, confidence, cite = out.answer, out.confidence, list(out.cite)
-        elif u.qclass in EXTRACTIVE and not (u.about_user and u.qclass in ("number", "other", "tool")):
+        elif u.qclass in EXTRACTIVE:
             # text that gives instructions to an AI is no evidence for the extractor either
             got = extract(question, u, [p for p in passages if not carries_injection(p.text)])
+            if got is not None and u.about_user and u.qclass in ("number", "other", "tool"):
+                got = got if _in_own_words(question, got.cite) else None
             if got is not None:
                 answer, confidence, cite = got.answer, got.confidence, list(got.cite)
                 quotes = {p.id: got.quote for p in got.cite}
@@ -295,6 +299,17 @@ class Pipeline:
             self._cache[key] = result
             while len(self._cache) > 512:
                 self._cache.popitem(last=False)
+
+
+_SINGULAR = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll)\b")
+
+
+def _in_own_words(question: str, cite: Sequence[Passage]) -> bool:
+    """A question about the person themself ("how many hours did i bill") is answered only from what they
+    typed in a session they ran; one about "we" (the person and their assistant at work) from any turn."""
+    if not _SINGULAR.search(question.lower()):
+        return True
+    return all(p.kind == "typed" and p.session_kind == INTERACTIVE for p in cite)
 
 
 def _known_from(passages: Sequence[Passage], scope: Scope) -> list[str]:
