@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from vyre_memory.contract import Passage
 from vyre_memory.models.base import set_model_requests_allowed
 from vyre_memory.models.replay import FixtureUsage, ReplayBackend, unused_fixtures
 
@@ -66,3 +68,42 @@ def replay_backend(_replay_dirs: tuple[FixtureUsage, set[Path]]) -> Callable[...
         return ReplayBackend(fixtures_dir, misses_path, usage=usage)
 
     return make
+
+
+def make_passage(n: int, text: str, **fields: object) -> Passage:
+    """A retrieved passage for unit tests: number `n` of a ranked list (its own session, seq and uuid),
+    typed by Sam in the ledgerline project unless `fields` say otherwise."""
+    base: dict[str, object] = {
+        "id": n,
+        "session": f"5e55{n:04d}-aaaa-4bbb-8ccc-{n:012d}",
+        "seq": n,
+        "uuids": (f"0000{n:04d}-1111-4222-8333-{n:012d}",),
+        "kind": "typed",
+        "name": "Sam",
+        "ts": "2026-08-04T10:00:00Z",
+        "text": text,
+        "score": 1.0 / n if n else 1.0,
+        "cwd": "/home/sam/code/ledgerline",
+        "session_kind": "interactive",
+    }
+    return Passage(**{**base, **fields})  # type: ignore[arg-type]
+
+
+def typed_line(session: str, uuid: str, text: str, ts: str, cwd: str = "/home/me/code/x") -> str:
+    """One Claude Code transcript line: words the person typed (no newline at the end)."""
+    return json.dumps(
+        {
+            "parentUuid": None,
+            "isSidechain": False,
+            "type": "user",
+            "message": {"role": "user", "content": text},
+            "uuid": uuid,
+            "timestamp": ts,
+            "promptSource": "typed",
+            "userType": "external",
+            "entrypoint": "cli",
+            "cwd": cwd,
+            "sessionId": session,
+            "version": "2.1.0",
+        }
+    )

@@ -5,19 +5,19 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import make_passage
 
 from vyre_memory.ask.answer import AnswerResult, answer_with_model
 from vyre_memory.ask.prompts import GRACE_S
 from vyre_memory.ask.prompts import answer as answer_prompt
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelTimeout
-from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key, set_model_requests_allowed
+from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key
 from vyre_memory.models.fake import FakeModel, FunctionModel
 from vyre_memory.models.replay import RecordingBackend, ReplayBackend
 
@@ -25,30 +25,9 @@ NOW = datetime(2026, 9, 30, 9, 0, tzinfo=UTC)
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-@pytest.fixture(autouse=True)
-def no_model_requests() -> Iterator[None]:
-    """Any real model call in these tests raises ModelCallsForbidden."""
-    before = set_model_requests_allowed(False)
-    try:
-        yield
-    finally:
-        set_model_requests_allowed(before)
-
-
 def passage(n: int, text: str, *, name: str = "Sam", kind: str = "typed", ts: str = "2026-08-04T10:00:00Z") -> Passage:
-    return Passage(
-        id=n,
-        session=f"5e55{n:04d}-aaaa-4bbb-8ccc-{n:012d}",
-        seq=n,
-        uuids=(f"0000{n:04d}-1111-4222-8333-{n:012d}", f"9999{n:04d}-1111-4222-8333-{n:012d}"),
-        kind=kind,
-        name=name,
-        ts=ts,
-        text=text,
-        score=1.0 / n,
-        cwd="/home/sam/code/ledgerline",
-        session_kind="interactive",
-    )
+    uuids = (f"0000{n:04d}-1111-4222-8333-{n:012d}", f"9999{n:04d}-1111-4222-8333-{n:012d}")
+    return make_passage(n, text, name=name, kind=kind, ts=ts, uuids=uuids)
 
 
 PASSAGES = [

@@ -5,43 +5,24 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
+from tests.conftest import make_passage
 
 from vyre_memory.ask.prompts import GRACE_S
 from vyre_memory.ask.prompts import rerank as rerank_prompt
 from vyre_memory.ask.rerank import apply_order, rerank
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
-from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key, set_model_requests_allowed
+from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key
 from vyre_memory.models.fake import FakeModel, FunctionModel
 
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-@pytest.fixture(autouse=True)
-def no_model_requests() -> Iterator[None]:
-    before = set_model_requests_allowed(False)
-    try:
-        yield
-    finally:
-        set_model_requests_allowed(before)
-
-
 def passage(n: int, text: str | None = None) -> Passage:
-    return Passage(
-        id=n,
-        session=f"5e55{n:04d}-aaaa-4bbb-8ccc-{n:012d}",
-        seq=n,
-        uuids=(f"0000{n:04d}-1111-4222-8333-{n:012d}",),
-        kind="assistant",
-        name="assistant",
-        ts="2026-08-04T10:00:00Z",
-        text=text if text is not None else f"passage number {n} about the invoice renderer",
-        score=1.0 / n,
-        cwd="/home/sam/code/ledgerline",
-    )
+    text = text if text is not None else f"passage number {n} about the invoice renderer"
+    return make_passage(n, text, kind="assistant", name="assistant")
 
 
 FIVE = [passage(n) for n in range(1, 6)]

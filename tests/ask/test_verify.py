@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
+from tests.conftest import make_passage
 
 from vyre_memory.ask.answer import AnswerResult, answer_with_model
 from vyre_memory.ask.prompts import GRACE_S
@@ -17,35 +17,15 @@ from vyre_memory.ask.prompts import verify as verify_prompt
 from vyre_memory.ask.verify import needs_second_look, own_words_check, second_look, user_relations, verify
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelTimeout
-from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key, set_model_requests_allowed
+from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key
 from vyre_memory.models.fake import FakeModel, FunctionModel
 
 NOW = datetime(2026, 9, 30, 9, 0, tzinfo=UTC)
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-@pytest.fixture(autouse=True)
-def no_model_requests() -> Iterator[None]:
-    before = set_model_requests_allowed(False)
-    try:
-        yield
-    finally:
-        set_model_requests_allowed(before)
-
-
 def passage(n: int, text: str, *, name: str = "Sam", kind: str = "typed") -> Passage:
-    return Passage(
-        id=n,
-        session=f"5e55{n:04d}-aaaa-4bbb-8ccc-{n:012d}",
-        seq=n,
-        uuids=(f"0000{n:04d}-1111-4222-8333-{n:012d}",),
-        kind=kind,
-        name=name,
-        ts="2026-08-04T10:00:00Z",
-        text=text,
-        score=1.0,
-        cwd="/home/sam/code/ledgerline",
-    )
+    return make_passage(n, text, name=name, kind=kind, score=1.0, session_kind="interactive")
 
 
 CITED = [

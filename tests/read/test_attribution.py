@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from tests.conftest import typed_line
 
 from vyre_memory import Memory
 from vyre_memory.read.attribution import attributions
 
-
-def _typed(session: str, uuid: str, text: str, ts: str, cwd: str) -> str:
-    return json.dumps(
-        {
-            "parentUuid": None,
-            "isSidechain": False,
-            "type": "user",
-            "message": {"role": "user", "content": text},
-            "uuid": uuid,
-            "timestamp": ts,
-            "promptSource": "typed",
-            "userType": "external",
-            "entrypoint": "cli",
-            "cwd": cwd,
-            "sessionId": session,
-            "version": "2.1.0",
-        }
-    )
+_typed = typed_line
 
 
 def _world(tmp_path: Path) -> Path:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import WORLDS, need
+from tests.conftest import WORLDS, need, typed_line
 
 from vyre_memory import Memory
 from vyre_memory.errors import NotFoundError
@@ -51,23 +50,7 @@ def test_ids_are_the_fact_and_stable_across_a_re_derive(world_home: Path) -> Non
             assert f.id == fact_id(f.subject, f.relation, f.object)
 
 
-def _claude_line(session: str, uuid: str, text: str, ts: str, cwd: str = "/home/me/code/x") -> str:
-    return json.dumps(
-        {
-            "parentUuid": None,
-            "isSidechain": False,
-            "type": "user",
-            "message": {"role": "user", "content": text},
-            "uuid": uuid,
-            "timestamp": ts,
-            "promptSource": "typed",
-            "userType": "external",
-            "entrypoint": "cli",
-            "cwd": cwd,
-            "sessionId": session,
-            "version": "2.1.0",
-        }
-    )
+_claude_line = typed_line
 
 
 def _write_session(folder: Path, session: str, lines: list[tuple[str, str, str]]) -> Path:

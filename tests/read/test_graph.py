@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from tests.conftest import WORLDS, need
+from tests.conftest import WORLDS, need, typed_line
 
 from vyre_memory import Memory
 from vyre_memory.errors import NotFoundError, VyreError
@@ -18,25 +18,7 @@ def _names(mem: Memory) -> dict[str, str]:
 
 
 def _typed(session: str, uuid: str, text: str, ts: str, cwd: str) -> str:
-    return (
-        json.dumps(
-            {
-                "parentUuid": None,
-                "isSidechain": False,
-                "type": "user",
-                "message": {"role": "user", "content": text},
-                "uuid": uuid,
-                "timestamp": ts,
-                "promptSource": "typed",
-                "userType": "external",
-                "entrypoint": "cli",
-                "cwd": cwd,
-                "sessionId": session,
-                "version": "2.1.0",
-            }
-        )
-        + "\n"
-    )
+    return typed_line(session, uuid, text, ts, cwd) + "\n"
 
 
 def test_graph_is_derived_from_facts_projects_and_decisions(tmp_path: Path) -> None:
