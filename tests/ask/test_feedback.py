@@ -75,5 +75,5 @@ def test_hybrid_finds_a_turn_by_the_words_its_best_matches_share(memory: Memory)
     hybrid = get_config("hybrid")
     without = replace(hybrid, feedback_terms=0)
     found = [p.uuids[0] for p in memory.retrieve(question, k=5, now=NOW, config=hybrid)]
-    assert "D3:1" in found  # "lentil curry", shared by both potluck turns
-    assert "D3:1" not in [p.uuids[0] for p in memory.retrieve(question, k=5, now=NOW, config=without)]
+    assert "conv:D3:1" in found  # "lentil curry", shared by both potluck turns (ids carry the file name)
+    assert "conv:D3:1" not in [p.uuids[0] for p in memory.retrieve(question, k=5, now=NOW, config=without)]
