@@ -89,6 +89,16 @@ def test_figure_never_reads_an_edit_in_tool_output() -> None:
     assert got is None or got.confidence < 0.5
 
 
+def test_figure_about_a_named_person_comes_from_their_words_or_a_mention_of_them() -> None:
+    line = "Last week I scored 40 points in one game, my best yet."
+    about = f"John re: what's the highest number of points you scored in a game? {line}"
+    said = [replace(_p(0, line, kind="typed", about=about), name="John")]
+    got = _ask("What was the highest number of points John scored in a game?", said)
+    assert got is not None and "40" in got.answer and got.confidence >= 0.5
+    got = _ask("What was the highest number of points Tim scored in a game?", said)
+    assert got is None or got.confidence < 0.5, "John's points are no answer about Tim"
+
+
 def test_cause_is_the_finding_before_the_proposed_fix() -> None:
     text = (
         "Confirmed: the node clock is 41 seconds slow, so every webhook signature on it fails the 30s tolerance.\n\n"
