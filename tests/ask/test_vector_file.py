@@ -27,7 +27,7 @@ def small_files(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _index_files(home: Path) -> list[Path]:
-    return sorted(home.glob("vectors-*.npz"))
+    return sorted(home.glob("vectors-*.idx"))
 
 
 def test_ingest_writes_the_file_and_a_new_process_reads_it(tmp_path: Path, small_files: None) -> None:

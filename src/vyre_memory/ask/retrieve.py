@@ -96,7 +96,7 @@ class VectorCache:
         store_id = store.get_meta("store_id")
         if self.folder is None or not store_id:
             return None
-        return self.folder / f"vectors-{hashlib.sha256(f'{store_id}|{model}'.encode()).hexdigest()[:16]}.npz"
+        return self.folder / f"vectors-{hashlib.sha256(f'{store_id}|{model}'.encode()).hexdigest()[:16]}.idx"
 
     def _load(self, store: Store, model: str, dim: int) -> VectorIndex:
         path = self._file(store, model)

@@ -40,7 +40,8 @@ from vyre_memory.errors import StoreError
 
 __all__ = ["VectorIndex"]
 
-_FORMAT = 1
+_FORMAT = 2
+_MAGIC = b"VYRE-VECTORS\n"
 
 
 def _have_faiss() -> bool:
@@ -280,7 +281,8 @@ class VectorIndex:
     # ------------------------------------------------------------------ persistence
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the index to one file (atomically: a temp file renamed over ``path``)."""
+        """Write the index to one file (atomically: a temp file renamed over ``path``), streamed: a header
+        line of JSON, then the faiss index (or the numpy ids and vectors), never a second copy in memory."""
         path = Path(path)
         meta = {
             "format": _FORMAT,
@@ -292,27 +294,32 @@ class VectorIndex:
             "ivf_threshold": self.ivf_threshold,
             "nprobe_fraction": self.nprobe_fraction,
             "exact_scope_rows": self.exact_scope_rows,
+            "has_faiss": self._index is not None,
         }
-        arrays: dict[str, Any] = {"meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
-        if self.engine == "numpy":
-            arrays["ids"] = self._np_ids
-            arrays["vecs"] = self._np_vecs
-        elif self._index is not None:
-            faiss = _faiss()
-
-            arrays["faiss"] = faiss.serialize_index(self._index)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        with tmp.open("wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
+        try:
+            with tmp.open("wb") as f:
+                f.write(_MAGIC + json.dumps(meta).encode() + b"\n")
+                if self.engine == "numpy":
+                    np.save(f, self._np_ids, allow_pickle=False)
+                    np.save(f, self._np_vecs, allow_pickle=False)
+                elif self._index is not None:
+                    faiss = _faiss()
+                    faiss.write_index(self._index, faiss.PyCallbackIOWriter(f.write))
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> VectorIndex:
-        """Read a file written by ``save``. Raises StoreError when it is missing, corrupt or from another format."""
+        """Read a file written by ``save``, streamed. Raises StoreError when it is missing, corrupt or from
+        another format."""
         try:
-            with np.load(Path(path), allow_pickle=False) as z:
-                meta = json.loads(bytes(z["meta"]).decode())
+            with Path(path).open("rb") as f:
+                if f.read(len(_MAGIC)) != _MAGIC:
+                    raise StoreError(f"{path} is not a vector index file (or an older format); delete it to rebuild")
+                meta = json.loads(f.readline().decode())
                 if meta.get("format") != _FORMAT:
                     raise StoreError(f"vector index {path} has format {meta.get('format')}; rebuild it")
                 idx = cls(
@@ -324,14 +331,13 @@ class VectorIndex:
                 )
                 idx._count, idx._max_id, idx._trained_at = meta["count"], meta["max_id"], meta["trained_at"]
                 if idx.engine == "numpy":
-                    idx._np_ids = z["ids"].astype(np.int64)
-                    idx._np_vecs = z["vecs"].astype(np.float32)
-                elif "faiss" in z.files:
+                    idx._np_ids = np.load(f, allow_pickle=False).astype(np.int64)
+                    idx._np_vecs = np.load(f, allow_pickle=False).astype(np.float32)
+                elif meta["has_faiss"]:
                     faiss = _faiss()
-
-                    idx._index = faiss.deserialize_index(np.ascontiguousarray(z["faiss"]))
+                    idx._index = faiss.read_index(faiss.PyCallbackIOReader(f.read))
         except StoreError:
             raise
-        except (OSError, ValueError, KeyError, EOFError, RuntimeError) as e:
+        except (OSError, ValueError, KeyError, EOFError, RuntimeError, UnicodeDecodeError) as e:
             raise StoreError(f"cannot read vector index {path}: {e}; delete it to rebuild") from e
         return idx
