@@ -90,7 +90,7 @@ def test_figure_never_reads_an_edit_in_tool_output() -> None:
 
 
 def test_figure_about_a_named_person_comes_from_their_words_or_a_mention_of_them() -> None:
-    line = "Last week I scored 40 points in one game, my best yet."
+    line = "Hey Tim! Last week I scored 40 points in one game, my best yet."  # John, greeting Tim
     about = f"John re: what's the highest number of points you scored in a game? {line}"
     said = [replace(_p(0, line, kind="typed", about=about), name="John")]
     got = _ask("What was the highest number of points John scored in a game?", said)

@@ -4,8 +4,8 @@ Guarantees: the answer is a measure word and a number as they stand side by side
 cited passage (the quote is that sentence), so it is grounded by construction. A number is a candidate
 only when a word of the question stands right next to it ("MAE 5.71", "16.2% WAPE", "1Gi limit"), when
 every version the question names is the nearest version before it in its passage, and when the passage
-is about the question (two thirds of its other words) and names, or is spoken by, every person the
-question names. Tool output is never read here: an edit's old
+is about the question (two thirds of its other words), and every person the question names says the
+sentence or is named in it. Tool output is never read here: an edit's old
 and new text stand side by side there. The confidence is the winner's share of the candidates' votes,
 calibrated so that a contested figure falls under every threshold.
 """
@@ -58,10 +58,9 @@ def figure(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
     for rank, p in enumerate(passages[:8]):
         if p.kind not in ("typed", "assistant", "compact_summary"):
             continue
-        said = f"{p.name or ''} {p.text} {p.about}".lower()
-        if any(name not in said for name in people):
-            continue  # the question asks about someone this passage neither is nor names
         for sentence in _SENTENCE.split(p.text):
+            if any(name not in f"{p.name or ''} {sentence}".lower() for name in people):
+                continue  # the question asks about someone who neither says this sentence nor is named in it
             for answer, measure in _pairs(sentence, words, asked):
                 before = p.text[: p.text.find(sentence)] + sentence[: sentence.find(answer.split()[0])]
                 if versions and _last_version(before) not in versions:
