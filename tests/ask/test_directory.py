@@ -37,9 +37,10 @@ def _expected(mem: Memory, folders: list[str] | None, since: str | None, until: 
     for pid, ts, cwd, kind in rows:
         if kind == "memory" or (folders is not None and not any(cwd and is_within(cwd, f) for f in folders)):
             continue
-        if (since or until) and ts is None:
-            continue
-        if (since and ts < since) or (until and ts >= until):
+        if ts is None:
+            if since:  # no time: outside every window, inside a bound that is only "now"
+                continue
+        elif (since and ts < since) or (until and ts >= until):
             continue
         out.append(pid)
     return out
@@ -79,9 +80,17 @@ def test_a_new_passage_and_a_moved_session_are_seen_after_refresh(tmp_path: Path
     mem.ingest([root])
     in_b = directory.refresh(mem.store).ids_in(mem.store, Scope(project_cwds=("/home/sam/code/b",))).tolist()
     assert in_b and not set(in_b) & set(first) and directory.ids.tolist() == first + in_b
-    with mem.store.transaction() as c:  # a session relabelled as memory's own thread is read no more
-        c.execute("UPDATE sessions SET kind = 'memory' WHERE id = ?", (b.session_id,))
-        c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'corpus_version'")
+    # a batch that only relabels a session (no new turn) as memory's own thread: it is read no more
+    from vyre_memory.ingest.records import Cursor, ParseBatch, ParsedSession
+    from vyre_memory.store.sqlite import SourceBatch
+
+    moved = ParsedSession(id=b.session_id, source_file=str(b.path), format="claude-code", cwd="/home/sam/code/b")
+    batch = ParseBatch(sessions=[moved], problems=[], end=Cursor(b.path.stat().st_size, 1, b.session_id))
+    version = mem.store.corpus_version()
+    mem.store.write_batches(
+        [SourceBatch(str(b.path), "claude-code", batch, {b.session_id: "memory"}, 0, 0.0, None, "now")]
+    )
+    assert mem.store.corpus_version() > version
     assert directory.refresh(mem.store).ids_in(mem.store, Scope()).tolist() == first
     mem.close()
 
@@ -97,3 +106,42 @@ def test_a_first_load_from_the_indexes_reads_the_same_places(world: Memory, monk
         for scope in (Scope(), Scope(project_cwds=(sorted({s.cwd for s in world.sessions() if s.cwd})[0],))):
             a = by_table.ids_in(world.store, scope, since=since, until=until).tolist()
             assert by_indexes.ids_in(world.store, scope, since=since, until=until).tolist() == a
+
+
+def test_a_passage_with_no_time_is_outside_windows_but_inside_now(world: Memory) -> None:
+    with world.store.transaction() as c:
+        pid, ts = c.execute("SELECT id, ts FROM passages ORDER BY id LIMIT 1").fetchone()
+        c.execute("UPDATE passages SET ts = NULL WHERE id = ?", (pid,))
+    try:
+        directory = PassageDirectory().refresh(world.store)
+        assert pid in directory.ids_in(world.store, Scope(), until="2030-01-01").tolist()
+        assert pid not in directory.ids_in(world.store, Scope(), since="2000-01-01", until="2030-01-01").tolist()
+        assert directory.keep(world.store, Scope(), [pid], until="2030-01-01") == [pid]
+    finally:
+        with world.store.transaction() as c:
+            c.execute("UPDATE passages SET ts = ? WHERE id = ?", (ts, pid))
+
+
+def test_a_capped_full_text_search_in_an_old_project_still_finds_its_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a large index a common word's matches are ranked only over the latest ids; for a project scope the
+    latest within that project's own ids, so an old project is not left with nothing."""
+    from vyre_memory.ask import retrieve
+
+    root = tmp_path / "projects"
+    old = TranscriptWriter(root / "-home-sam-code-old" / "o.jsonl", "/home/sam/code/old")
+    for i in range(20):
+        old.user(f"deploy step {i} of the old billing service")
+    with Memory(tmp_path / "home", user_name="Sam") as mem:
+        mem.ingest([root])
+        new = TranscriptWriter(root / "-home-sam-code-new" / "n.jsonl", "/home/sam/code/new")
+        for i in range(40):
+            new.user(f"deploy step {i} of the new search service")
+        mem.ingest([root])
+        monkeypatch.setattr(retrieve, "POSTINGS_BUDGET", 5)
+        monkeypatch.setattr(retrieve, "LARGE_INDEX", 10)
+        hits = mem.retrieve("deploy", project_cwds=["/home/sam/code/old"], config="bm25", k=5)
+        assert hits and all(p.cwd == "/home/sam/code/old" for p in hits)
+        everyone = mem.retrieve("deploy", config="bm25", k=5)
+        assert everyone and all(p.cwd == "/home/sam/code/new" for p in everyone)  # the latest, across projects

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.reliability.conftest import TranscriptWriter
@@ -42,9 +43,9 @@ def test_ingest_writes_the_file_and_a_new_process_reads_it(tmp_path: Path, small
         loads: list[int] = []
         real = mem.store.load_vectors
 
-        def spy(model: str, dim: int, after_id: int = 0, limit: int = -1):  # type: ignore[no-untyped-def]
+        def spy(model: str, dim: int, after_id: int = 0, **kw: Any):  # type: ignore[no-untyped-def]
             loads.append(after_id)
-            return real(model, dim, after_id=after_id, limit=limit)
+            return real(model, dim, after_id=after_id, **kw)
 
         mem.store.load_vectors = spy  # type: ignore[method-assign]
         assert [p.id for p in mem.retrieve("webhook verification", now=NOW, config="dense")] == before
@@ -87,3 +88,50 @@ def test_a_file_from_another_database_or_ahead_of_it_is_ignored(tmp_path: Path, 
         moved = retrieve.VectorCache(home)
         index = moved._load(mem.store, model, mem.embedder.dim)  # type: ignore[union-attr]
         assert len(index) == 0, "a file holding ids the database does not have is not trusted"
+
+
+def test_a_passage_past_the_embedding_mark_waits_for_it(tmp_path: Path) -> None:
+    """Another process is mid-way through embedding: a later passage repeating an embedded text already has a
+    vector, the ones before it do not. The index reads up to the mark, so none of them is skipped for good."""
+    root = tmp_path / "projects"
+    lines = [f"note {i}: the {w} job runs nightly" for i, w in enumerate("abcdefghij")]
+    _write(root, "shop", lines)
+    with Memory(tmp_path / "home") as mem:
+        mem.ingest([root])
+        model = mem.embedder.name  # type: ignore[union-attr]
+        dim = mem.embedder.dim  # type: ignore[union-attr]
+        first = mem.store.passage_count()
+        _write(root, "infra", [f"infra {i}: rotate the {w} keys" for i, w in enumerate("klmno")] + [lines[2]])
+        mem.ingest([root])
+        later = [r[0] for r in mem.store.conn.execute("SELECT text_hash FROM passages WHERE id > ?", (first,))]
+        with mem.store.transaction() as c:  # as the other process left it: only the repeated text has a vector
+            c.executemany("DELETE FROM vectors WHERE text_hash = ? AND model = ?", [(h, model) for h in later[:-1]])
+            c.execute("UPDATE meta SET value = ? WHERE key = ?", (str(first), f"embedded:{model}"))
+        cache = retrieve.VectorCache()
+        assert len(cache.get(mem.store, model, dim, mem.store.vectors_version()).index or []) == first
+        with mem.store.transaction() as c:
+            c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_version'")
+        mem.index()  # the embedding finishes
+        done = cache.get(mem.store, model, dim, mem.store.vectors_version())
+        assert len(done.index or []) == mem.store.passage_count()
+
+
+def test_a_file_from_before_a_restore_is_not_read(tmp_path: Path, small_files: None) -> None:
+    root, home = tmp_path / "projects", tmp_path / "home"
+    _write(root, "shop", [f"giraffe zebra {i}" for i in range(10)])
+    with Memory(home) as mem:
+        mem.ingest([root])
+        model, dim = mem.embedder.name, mem.embedder.dim  # type: ignore[union-attr]
+        assert mem.retriever.vectors._file(mem.store, model).exists()  # type: ignore[union-attr]
+        half = mem.store.passage_count() // 2
+        with mem.store.transaction() as c:  # a backup from before the second half, then other passages
+            c.execute("DELETE FROM passages WHERE id > ?", (half,))
+            c.execute(
+                "INSERT INTO passages (turn, session, seq, piece, uuids, kind, ts, text, search, embed, text_hash) "
+                "SELECT turn, session, seq, piece + 1000, uuids, kind, ts, 'kitchen soup', 'kitchen soup', "
+                "'kitchen soup', 'soup-' || id FROM passages WHERE id <= ?",
+                (half,),
+            )
+        assert mem.store.passage_count() >= half * 2
+        index = retrieve.VectorCache(home)._load(mem.store, model, dim)
+        assert len(index) == 0, "the saved vectors belong to texts the database no longer holds"

@@ -7,7 +7,7 @@ Guarantees:
   sorted array: the sessions a scope keeps come from the store's own scope SQL (`sessions_in_scope`),
   re-read whenever the corpus changes, so a session whose folder or kind changed is filtered as it is
   now; times compare as the SQL does (byte order of the stored text; a passage with no time is
-  outside every window);
+  outside every window, and inside a bound that is only an end: memory's "now");
 - `keep(ids, ...)` answers the same question for given ids, in their order;
 - `id_range(since, until)` bounds the ids of every passage in the window (for full-text searches).
 """
@@ -81,14 +81,14 @@ class PassageDirectory:
         return mask
 
     def _in_window(self, rows: np.ndarray | slice, since: str | None, until: str | None) -> np.ndarray:
-        keep = np.ones(len(self._ts[rows]), dtype=bool)
-        if since is not None or until is not None:
-            ts = self._ts[rows]
-            keep &= self._has_ts[rows]
-            if since is not None:
-                keep &= ts >= since.encode()
+        ts = self._ts[rows]
+        keep = np.ones(len(ts), dtype=bool)
+        if since is not None:
+            keep &= self._has_ts[rows] & (ts >= since.encode())
             if until is not None:
                 keep &= ts < until.encode()
+        elif until is not None:  # memory's "now": a passage with no time is not known to be after it
+            keep &= ~self._has_ts[rows] | (ts < until.encode())
         return keep
 
     def _rows_kept(

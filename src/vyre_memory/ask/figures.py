@@ -54,12 +54,12 @@ def figure(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
     phase = _phase(u.question)
     votes = _Votes()
     quotes: dict[str, str] = {}
-    people = [e.lower() for e in u.entities if _PERSON.fullmatch(e)]
+    people = [re.compile(rf"\b{re.escape(e.lower())}\b") for e in u.entities if _PERSON.fullmatch(e)]
     for rank, p in enumerate(passages[:8]):
         if p.kind not in ("typed", "assistant", "compact_summary"):
             continue
         for sentence in _SENTENCE.split(p.text):
-            if any(name not in f"{p.name or ''} {sentence}".lower() for name in people):
+            if any(not name.search(f"{p.name or ''} {sentence}".lower()) for name in people):
                 continue  # the question asks about someone who neither says this sentence nor is named in it
             for answer, measure in _pairs(sentence, words, asked):
                 before = p.text[: p.text.find(sentence)] + sentence[: sentence.find(answer.split()[0])]

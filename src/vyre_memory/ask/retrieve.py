@@ -8,6 +8,7 @@ question over the same corpus gives the same ranking; `context.thread` only ever
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -57,10 +58,15 @@ SAVE_AFTER_SHARE = 0.05  # the file is rewritten once this share of rows came af
 class VectorCache:
     """The passage vectors of one embedder in a vector index, grown as passages get vectors.
 
+    Rows are read up to the embedder's high-water mark (`embedded_through`): a passage past it whose
+    text repeats an embedded one waits for the mark, so the passages before it are never skipped.
+
     With a folder, a large index is also kept in a file there (`save`), so a new process loads it in
     seconds and reads only the rows added since from the database. The file names the database it
-    came from (its `store_id`) and the embedder; any other file, or one ahead of the database, is
-    ignored: the database stays the source of truth.
+    came from (its `store_id`) and the embedder, and carries a fingerprint of the passages it holds
+    (the text hashes of ids spread over its range); a file whose fingerprint the database no longer
+    matches (another database, one restored from a backup) is ignored: the database stays the source
+    of truth. Searches and updates take one lock, so no search reads an index being added to.
     """
 
     def __init__(self, folder: Path | None = None) -> None:
@@ -81,8 +87,11 @@ class VectorCache:
                 self.last_id = max(0, self.index.max_id)
             if version != self._seen:
                 added = 0
+                through = store.embedded_through(model) or None  # no mark: vectors were put directly
                 while True:  # in chunks: the whole matrix and its raw rows are never held at once
-                    ids, matrix = store.load_vectors(model, dim, after_id=self.last_id, limit=VECTOR_CHUNK)
+                    ids, matrix = store.load_vectors(
+                        model, dim, after_id=self.last_id, limit=VECTOR_CHUNK, through_id=through
+                    )
                     if not len(ids):
                         break
                     self.index.add(ids, matrix)
@@ -105,7 +114,7 @@ class VectorCache:
                 index = VectorIndex.load(path)
             except StoreError:
                 index = None  # unreadable: rebuilt from the database and written again
-            if index is not None and index.dim == dim and index.max_id <= store.passage_count():
+            if index is not None and index.dim == dim and index.note == _fingerprint(store, index.max_id):
                 self._saved_rows = len(index)
                 return index
         return VectorIndex(dim)
@@ -125,16 +134,25 @@ class VectorCache:
         if self._saved_rows and len(index) - self._saved_rows < SAVE_AFTER_SHARE * self._saved_rows:
             return False
         try:
-            index.save(path)
+            index.save(path, note=_fingerprint(store, index.max_id))
         except OSError:
             return False  # a read-only or full disk: the next process loads from the database again
         self._saved_rows = len(index)
         return True
 
     def search(self, query: np.ndarray, allowed: np.ndarray | None, k: int) -> list[tuple[int, float]]:
-        if self.index is None or len(self.index) == 0:
-            return []
-        return self.index.search(query, k, allowed)
+        with self._lock:
+            if self.index is None or len(self.index) == 0:
+                return []
+            return self.index.search(query, k, allowed)
+
+
+def _fingerprint(store: Store, max_id: int, samples: int = 16) -> str:
+    """The text hashes of passages spread over ids 1..max_id (and max_id itself), hashed: what a vector
+    file must still find in the database to be read against it."""
+    ids = sorted({max(1, round(max_id * i / samples)) for i in range(1, samples + 1)} | {max_id})
+    hashes = store.passage_hashes(ids)
+    return hashlib.sha256(json.dumps([[i, hashes.get(i)] for i in ids]).encode()).hexdigest()
 
 
 class Retriever:
@@ -326,25 +344,32 @@ class Retriever:
         stale = total < LARGE_INDEX and self.store.corpus_version() != self._df_version
         if stale or not (self._df_total <= total <= self._df_total * 1.1):
             self._df, self._df_version, self._df_total = {}, self.store.corpus_version(), total
-        if word not in self._df:
+        counts = self._df  # this thread's dict, even if another thread starts a new one meanwhile
+        if word not in counts:
             if total < LARGE_INDEX:
-                self._df[word] = self.store.match_count(word)
+                counts[word] = self.store.match_count(word)
             else:
-                self._df[word] = self.store.match_count(word, after_id=total - LARGE_INDEX) * total // LARGE_INDEX
-        return self._df[word]
+                counts[word] = self.store.match_count(word, after_id=total - LARGE_INDEX) * total // LARGE_INDEX
+        return counts[word]
 
     def _full_text(
         self, words: list[str], scope: Scope, limit: int, since: str | None, until: str | None
     ) -> list[tuple[int, float]]:
         """BM25 over the words, ranking about POSTINGS_BUDGET matches at most: the commonest words are
         left out first, and when even the rarest is that common only its latest matches (by passage id,
-        which follows ingest order) are ranked. Small indexes never reach the budget."""
-        first, last = 0, self.store.passage_count()
+        which follows ingest order) are ranked; for a project scope, the latest within the span of that
+        project's own passages. Small indexes never reach the budget."""
+        total = self.store.passage_count()
+        first, last = 0, total
         if since is not None:
             first, last = self.directory.refresh(self.store).id_range(since, until)
-            if last < first:
-                return []
-        share = (last - first + 1) / max(1, self.store.passage_count())
+        if scope.folders() is not None and total >= LARGE_INDEX:
+            # a project's passages may all be old: cut within its own ids, not the newest of everyone's
+            inside = self.directory.refresh(self.store).ids_in(self.store, scope, since=since, until=until)
+            first, last = (max(first, int(inside[0])), min(last, int(inside[-1]))) if len(inside) else (1, 0)
+        if last < first:
+            return []
+        share = (last - first + 1) / max(1, total)
         expected = {w: self._matches(w) * share for w in words}
         chosen: list[str] = []
         spent = 0.0

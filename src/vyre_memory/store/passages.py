@@ -95,7 +95,8 @@ def _window_sql(since: str | None, until: str | None, params: list[object]) -> s
         sql += " AND p.ts >= ?"
         params.append(since)
     if until:
-        sql += " AND p.ts < ?"
+        # with no window, `until` is memory's "now": a passage with no time is not known to be after it
+        sql += " AND p.ts < ?" if since else " AND (p.ts IS NULL OR p.ts < ?)"
         params.append(until)
     return sql
 
@@ -228,19 +229,26 @@ class PassageStore:
         return int(row[0]) if row else 0
 
     def load_vectors(
-        self, model: str, dim: int, after_id: int = 0, limit: int = -1
+        self, model: str, dim: int, after_id: int = 0, limit: int = -1, through_id: int | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(passage ids, vectors) for the passages after `after_id` (at most `limit`) with a vector under `model`."""
+        """(passage ids, vectors) for the passages after `after_id` (and up to `through_id`; at most `limit`)
+        with a vector under `model`."""
         rows = self.conn.execute(
             "SELECT p.id, v.vec FROM passages p JOIN vectors v ON v.text_hash = p.text_hash AND v.model = ? "
-            "WHERE p.id > ? ORDER BY p.id LIMIT ?",
-            (model, after_id, limit),
+            "WHERE p.id > ? AND p.id <= ? ORDER BY p.id LIMIT ?",
+            (model, after_id, through_id if through_id is not None else 1 << 62, limit),
         ).fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, dim), dtype=np.float32)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
         return ids, mat
+
+    def passage_hashes(self, ids: Sequence[int]) -> dict[int, str]:
+        """The text hash of each of these passages that exists."""
+        marks = ",".join("?" * len(ids))
+        rows = self.conn.execute(f"SELECT id, text_hash FROM passages WHERE id IN ({marks})", list(ids))
+        return {r[0]: r[1] for r in rows}
 
     def passage_count(self) -> int:
         """An upper bound on the passages (ids are never reused): instant, unlike COUNT(*)."""

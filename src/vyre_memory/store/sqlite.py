@@ -4,7 +4,8 @@ Guarantees:
 - one transaction per written batch (a file's new records and its new read position), so a
   crash at any moment leaves the store as it was before that batch;
 - a transcript record (its uuid) is stored once, whichever file or run it comes from;
-- `corpus_version` goes up with every batch that adds or changes a turn, so caches can key on it;
+- `corpus_version` goes up with every batch that adds or changes a turn or changes a session's kind or
+  folder (what scopes filter on), so caches can key on it;
 - the scope filter (`project_cwds`) is part of each query, never applied afterwards.
 """
 
@@ -62,6 +63,7 @@ class BatchResult:
     new_sessions: int = 0
     new_turns: int = 0
     updated_turns: int = 0
+    moved_sessions: int = 0  # sessions whose kind or folder changed (what scopes filter on)
     duplicates: int = 0
     by_kind: dict[str, int] | None = None
 
@@ -213,12 +215,14 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
                         b.updated_at,
                     ),
                 )
-            if result.new_turns or result.updated_turns:
+            if result.new_turns or result.updated_turns or result.moved_sessions:
                 c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'corpus_version'")
         return result
 
     def _write_session(self, c: sqlite3.Connection, s: ParsedSession, kind: str, result: BatchResult) -> None:
-        row = c.execute("SELECT id FROM sessions WHERE id = ?", (s.id,)).fetchone()
+        row = c.execute("SELECT kind, cwd FROM sessions WHERE id = ?", (s.id,)).fetchone()
+        if row is not None and (row[0] != kind or (s.cwd is not None and row[1] != s.cwd)):
+            result.moved_sessions += 1
         if row is None:
             c.execute(
                 """INSERT INTO sessions (id, kind, format, source_file, cwd, project, entrypoint, version, git_branch,

@@ -88,6 +88,7 @@ class VectorIndex:
         self._np_vecs = np.zeros((0, dim), dtype=np.float32)
         self._count = 0
         self._max_id = -1
+        self.note = ""  # what `save` was told to keep beside the rows (read back by `load`)
 
     # ------------------------------------------------------------------ building
 
@@ -280,7 +281,7 @@ class VectorIndex:
 
     # ------------------------------------------------------------------ persistence
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: str | os.PathLike[str], note: str = "") -> None:
         """Write the index to one file (atomically: a temp file renamed over ``path``), streamed: a header
         line of JSON, then the faiss index (or the numpy ids and vectors), never a second copy in memory."""
         path = Path(path)
@@ -295,6 +296,7 @@ class VectorIndex:
             "nprobe_fraction": self.nprobe_fraction,
             "exact_scope_rows": self.exact_scope_rows,
             "has_faiss": self._index is not None,
+            "note": note,
         }
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
@@ -330,6 +332,7 @@ class VectorIndex:
                     engine=meta["engine"],
                 )
                 idx._count, idx._max_id, idx._trained_at = meta["count"], meta["max_id"], meta["trained_at"]
+                idx.note = str(meta.get("note", ""))
                 if idx.engine == "numpy":
                     idx._np_ids = np.load(f, allow_pickle=False).astype(np.int64)
                     idx._np_vecs = np.load(f, allow_pickle=False).astype(np.float32)
