@@ -206,6 +206,20 @@ def test_a_figure_about_the_person_is_told_from_their_own_words(tmp_path: Path) 
     assert [s.name for s in result.sources] == ["Sam"]
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Should I bill acme 12.5 hours for march, or is that too much?",
+        "My friend said: I billed acme 12.5 hours for march.",
+        "If I billed acme 12.5 hours for march they would drop us.",
+    ],
+)
+def test_a_figure_about_the_person_is_not_told_from_a_question_quote_or_hypothetical(tmp_path: Path, line: str) -> None:
+    with _billing(tmp_path, "person", line) as m:
+        result = m.ask("how many hours did i bill acme for march", now=NOW)
+    assert "12.5" not in (result.answer or ""), result.to_dict()
+
+
 def test_a_figure_about_the_person_is_not_told_from_the_assistants_words(tmp_path: Path) -> None:
     with _billing(tmp_path, "assistant", "You billed acme 14 hours for march, same rate as before.") as m:
         result = m.ask("how many hours did i bill acme for march", now=NOW)

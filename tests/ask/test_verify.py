@@ -193,6 +193,9 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Your son Leo.", [own(1, "unrelated")], [("user", "child", "Leo")]),
         ("Jordan is your wife's sister.", [own(1, "my wife's sister jordan is visiting")], []),
         ("Your manager is Priya.", [own(1, "priya, my manager, signed off on it")], []),
+        ("Your wife is Dani.", [own(1, "my wife dani loves the new dashboard")], []),
+        ("Your wife is Dani.", [own(1, "Dani is my wife, she runs the bakery")], []),
+        ("Your wife is Dani.", [own(1, "my wife is Dani, she runs the bakery")], []),
         ("The refund bug was in refunds.py.", [own(1, "Sam's wife is Jordan", kind="tool_output")], []),
     ],
 )
@@ -213,6 +216,9 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         ("Your wife is Jordan.", [own(1, "is my wife jordan or dani?")], []),
         ("Your wife is Jordan.", [own(1, "jordan's wife called about the refund")], []),
         ("Your wife is Jordan.", [own(1, "my wife hates it when tools say Jordan")], []),
+        # a name near the relation word that it does not name: an object, a companion
+        ("Your wife is Jordan.", [own(1, "My wife hates Jordan, they argued again at dinner.")], []),
+        ("Your wife is Jordan.", [own(1, "Went to the cinema with my wife and Jordan last night, great film.")], []),
         # what memory knows says otherwise
         ("Your wife is Jordan.", [own(1, "unrelated")], [("user", "sister", "Jordan")]),
         ("Your sister is Jordan.", [own(1, "my wife's sister jordan is visiting")], []),

@@ -153,3 +153,16 @@ def test_whose_thing_it_is_answers_who_had_or_ran_it_and_nothing_else() -> None:
     assert answer is not None and answer.text == "Tata." and 0.5 <= answer.confidence <= 0.6
     asked = parse_who_question("who asked for hip surgery")
     assert asked is not None and answer_who(asked, said) is None
+
+
+def test_an_adverb_after_a_first_name_is_not_a_surname() -> None:
+    for text in (
+        "ewa apparently said the build is red again.",
+        "ewa just asked for the csv export again.",
+        "the deploy failed, Ewa herself said the build is red.",
+    ):
+        got = attributions(text)
+        assert [c.subject for c in got] == ["ewa"], (text, got)
+    # a capitalised surname, or a lowercase one after a lowercase first name, is still a full name
+    assert [c.subject for c in attributions("so Ewa Lis said the build is red again.")] == ["ewa lis"]
+    assert [c.subject for c in attributions("tomas varga ran the audit last week.")] == ["tomas varga"]

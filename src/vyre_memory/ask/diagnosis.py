@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from ..contract import Passage
-from ..read.trust import judge_turn
+from ..read.trust import judge_sentence, judge_turn
 from .extract import _SENTENCE, _VERSION, Extracted, _overlap, _terms
 from .understand import Understanding
 
@@ -90,6 +90,7 @@ def _first_sentences(text: str) -> str:
 HAPPENED_QUESTION = re.compile(r"^what happened (?:to|with)\b")
 _CLAUSE = re.compile(r"(?<=[.!?:;])\s+|\n+")
 _MIN_CLAUSE_WORDS = 6
+_ASKS_WHAT_HAPPENED = re.compile(r"\bwhat(?:'s| has| had)? happen(?:ed|s|ing)?\b", re.I)
 
 
 def happened(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
@@ -109,6 +110,9 @@ def happened(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
             continue
         for clause in _CLAUSE.split(p.text):
             clause = clause.strip(" -*>\t")
+            # a question ("can you find out what happened to …?") or a hypothetical ("if … goes down") is no account
+            if not judge_sentence(clause).ok or _ASKS_WHAT_HAPPENED.search(clause):
+                continue
             if len(clause.split()) >= _MIN_CLAUSE_WORDS and _overlap(clause, terms) >= 0.999:
                 found.setdefault(clause[:_MAX_ANSWER], p)
     if not found:

@@ -32,6 +32,7 @@ from typing import Any
 from ..contract import AskResult, Passage, Scope
 from ..errors import ModelCallsForbidden
 from ..ingest.records import INTERACTIVE
+from ..read.trust import judge_sentence, judge_turn, own_sentences
 from .extract import extract
 from .injection import carries_injection
 from .understand import understand
@@ -179,7 +180,7 @@ class Pipeline:
             # text that gives instructions to an AI is no evidence for the extractor either
             got = extract(question, u, [p for p in passages if not carries_injection(p.text)])
             if got is not None and u.about_user and u.qclass in ("number", "other", "tool"):
-                got = got if _in_own_words(question, got.cite) else None
+                got = got if _in_own_words(question, got.cite, got.quote) else None
             if got is not None:
                 answer, confidence, cite = got.answer, got.confidence, list(got.cite)
                 quotes = {p.id: got.quote for p in got.cite}
@@ -304,12 +305,45 @@ class Pipeline:
 _SINGULAR = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll)\b")
 
 
-def _in_own_words(question: str, cite: Sequence[Passage]) -> bool:
+# someone else's words reported in the person's sentence ("my friend said: i bill 60 hours")
+_REPORTED = re.compile(
+    r"\b(said|says|told|tells|wrote|writes|texted|asked|asks|emailed|messaged|posted|replied|mentioned|"
+    r"according to|claims|claimed)\b",
+    re.I,
+)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _own_statement(sentence: str) -> bool:
+    """The sentence passes the read rules and reports no one else's words (unless the person's own)."""
+    if not judge_sentence(sentence).ok:
+        return False
+    m = _REPORTED.search(sentence)
+    return m is None or bool(re.search(r"\b(i|we)\s*$", sentence[: m.start()], re.I))
+
+
+def _in_own_words(question: str, cite: Sequence[Passage], quote: str | None = None) -> bool:
     """A question about the person themself ("how many hours did i bill") is answered only from what they
-    typed in a session they ran; one about "we" (the person and their assistant at work) from any turn."""
+    typed in a session they ran, and only from a sentence the read rules trust (not a question, a
+    hypothetical, or someone else's words); one about "we" (the person and their assistant at work)
+    from any turn."""
     if not _SINGULAR.search(question.lower()):
         return True
-    return all(p.kind == "typed" and p.session_kind == INTERACTIVE for p in cite)
+    if not all(p.kind == "typed" and p.session_kind == INTERACTIVE for p in cite):
+        return False
+    if not all(judge_turn(p.kind, p.session_kind, p.text).ok for p in cite):
+        return False
+    if quote is None:
+        return True
+    q = _squash(quote)
+    if not q:
+        return False
+    # the quote must be (part of) the person's own sentences, and every one it touches must be trusted
+    holding = [s.text for p in cite for s in own_sentences(p.text) if q in _squash(s.text) or _squash(s.text) in q]
+    return bool(holding) and all(_own_statement(s) for s in holding)
 
 
 def _known_from(passages: Sequence[Passage], scope: Scope) -> list[str]:

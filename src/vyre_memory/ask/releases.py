@@ -60,6 +60,11 @@ def latest_release(u: Understanding, passages: Sequence[Passage]) -> Extracted |
     if not reports:
         return None
     newest_day = max(str(p.ts)[:10] for p in reports)
+    # a rollback ("v2.5 broke invoices, rolled back to v2.4.3") is no release of the version it left: when the
+    # newest report is one, which version runs now is not told
+    rollbacks = [p for p in passages[:8] if _ROLLBACK.search(p.text) and _when(p) is not None]
+    if any(str(p.ts)[:10] >= newest_day for p in rollbacks if not terms or _overlap(p.about or p.text, terms) >= 0.999):
+        return None
     newest = [p for p in reports if str(p.ts)[:10] == newest_day]
     best, where = max(((v, p) for p in newest for v in _versions(p.text)), key=lambda vp: _version_key(vp[0]))
     seen = [v for p in passages[:8] for v in _versions(p.text)]

@@ -277,7 +277,26 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
     for m in _OWN_MENTION.finditer(sentence):
         if _RELATION_WORDS[m.group("rel").lower()] not in covers or (bool(m.group("chain")) and not rel.chained):
             continue
-        if _nearest(sentence, m.start(), m.end(), [rel.name, *rel.name.split()[:1]]) is not None:
+        if _names_it(sentence, m.start(), m.end(), [rel.name, *rel.name.split()[:1]]):
+            return True
+    return False
+
+
+def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool:
+    """Whether the mention `sentence[start:end]` ("my wife") names one of `names` by apposition or copula:
+    "my wife Dani", "my wife, Dani", "my wife is Dani", "my wife's name is Dani", "Dani, my wife", "Dani is my
+    wife". A name merely near it ("my wife hates Dani", "my wife and Dani") is not named by it."""
+    before, after = sentence[:start], sentence[end:]
+    for name in dict.fromkeys(n for n in names if n.strip()):
+        n = re.escape(name)
+        if re.match(
+            rf"(?:['’]s)?(?:\s*,\s*|\s+|\s+name\s+(?:is|was)\s+|\s+(?:is|was)\s+(?:called\s+|named\s+)?|"
+            rf"\s*['’]s\s+(?:called\s+|named\s+)?){n}(?![\w'’])",
+            after,
+            re.IGNORECASE,
+        ):
+            return True
+        if re.search(rf"(?<![\w'’]){n}(?:\s*,\s*|\s+(?:is|was)\s+|\s*['’]s\s+)$", before, re.IGNORECASE):
             return True
     return False
 

@@ -76,6 +76,28 @@ _TALKED = re.compile(
 _PRONOUN_OBJECT = re.compile(r"^\S+\s+(?:it|that|this|them|those|these)\b")
 
 
+# Words that follow a first name like a surname but say how or when ("ewa apparently said"): never a surname.
+_NOT_SURNAME = words(
+    "just also still really actually never always finally again even only already yesterday today tonight "
+    "tomorrow then now once later earlier recently lately maybe perhaps probably apparently basically obviously "
+    "honestly literally clearly seriously suddenly quickly quietly totally too though"
+)
+
+
+def _reporter(name: str, original: str, at_start: bool) -> str:
+    """The reporter's name with its second word kept only when it looks like a surname: not an adverb or
+    filler ("just", "-ly"), and not lowercase after a first name the person capitalised mid-sentence."""
+    toks, orig = name.split(), original.split()
+    if len(toks) != 2 or len(orig) != 2:
+        return name
+    second, capital = toks[1], orig[1][:1].isupper()
+    if second in _NOT_SURNAME or (second.endswith("ly") and not capital):
+        return toks[0]
+    if orig[0][:1].isupper() and not at_start and not capital:
+        return toks[0]
+    return name
+
+
 def verb_family(word: str) -> str | None:
     """The family of a reporting or doing verb ("proposed" -> "suggest"), or None."""
     return VERB_FAMILY.get(word.lower())
@@ -116,7 +138,8 @@ def attributions(text: str) -> list[FactCandidate]:
         previous = s.span
         low = _mask(_lower(sentence))
         for m in _ATTRIBUTED.finditer(low):
-            name = m.group("name").strip()
+            a, b = m.span("name")
+            name = _reporter(m.group("name").strip(), sentence[a:b], not sentence[:a].strip())
             if not _is_person_name(name) or not _verb_form_ok(low, m) or not _reportable(sentence, m.start("verb")):
                 continue
             # "lena never asked": the report may not be negated; what was said may ("said it's no problem")
