@@ -9,7 +9,8 @@ Guarantees:
   now; times compare as the SQL does (byte order of the stored text; a passage with no time is
   outside every window, and inside a bound that is only an end: memory's "now");
 - `keep(ids, ...)` answers the same question for given ids, in their order;
-- `id_range(since, until)` bounds the ids of every passage in the window (for full-text searches).
+- `id_range(since, until)` bounds the ids of every passage in the window, and `span(scope)` those of a
+  scope's passages (for full-text searches).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class PassageDirectory:
         self._ts = np.zeros(0, dtype="S1")
         self._has_ts = np.zeros(0, dtype=bool)
         self._scopes: dict[tuple[object, ...], np.ndarray] = {}
+        self._spans: dict[tuple[object, ...], tuple[int, int, int]] = {}
         self._version = -1
 
     def refresh(self, store: Store) -> PassageDirectory:
@@ -41,7 +43,7 @@ class PassageDirectory:
         with self._lock:
             version = store.corpus_version()
             if version != self._version:
-                self._scopes, self._version = {}, version
+                self._scopes, self._spans, self._version = {}, {}, version
             last = int(self.ids[-1]) if len(self.ids) else 0
             newest = store.passage_count()
             if newest - last > FROM_INDEXES:  # many to read: the indexes alone, not the table's text pages
@@ -95,6 +97,17 @@ class PassageDirectory:
         self, store: Store, scope: Scope, rows: np.ndarray | slice, since: str | None, until: str | None
     ) -> np.ndarray:
         return self._session_mask(store, scope)[self._session[rows]] & self._in_window(rows, since, until)
+
+    def span(self, store: Store, scope: Scope) -> tuple[int, int]:
+        """(first, last) id of the scope's passages at any time; (1, 0) if none. Kept until the corpus moves."""
+        with self._lock:
+            key = ("span", scope.project_cwds, scope.agent_projects)
+            cached = self._spans.get(key)
+            if cached is None or cached[2] != len(self.ids):
+                inside = self.ids[self._rows_kept(store, scope, slice(None), None, None)]
+                first, last = (int(inside[0]), int(inside[-1])) if len(inside) else (1, 0)
+                cached = self._spans[key] = (first, last, len(self.ids))
+            return cached[0], cached[1]
 
     def id_range(self, since: str | None, until: str | None) -> tuple[int, int]:
         """(first, last) id of the passages, in any scope, with a time in [since, until); (1, 0) if none."""

@@ -365,8 +365,8 @@ class Retriever:
             first, last = self.directory.refresh(self.store).id_range(since, until)
         if scope.folders() is not None and total >= LARGE_INDEX:
             # a project's passages may all be old: cut within its own ids, not the newest of everyone's
-            inside = self.directory.refresh(self.store).ids_in(self.store, scope, since=since, until=until)
-            first, last = (max(first, int(inside[0])), min(last, int(inside[-1]))) if len(inside) else (1, 0)
+            low, high = self.directory.refresh(self.store).span(self.store, scope)
+            first, last = max(first, low), min(last, high)
         if last < first:
             return []
         share = (last - first + 1) / max(1, total)
