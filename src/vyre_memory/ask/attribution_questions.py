@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..read.attribution import verb_family
 from ..read.relations import display
+from .extract import _stem
 from .personal_questions import KnownFact, PersonalAnswer
 
 __all__ = ["Said", "WhoQuery", "answer_surname", "answer_who", "parse_surname_question", "parse_who_question"]
@@ -73,13 +74,6 @@ class Said:
     fact: KnownFact
     quote: str
     project: str = ""
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
 
 
 def _terms(text: str) -> set[str]:
