@@ -112,7 +112,7 @@ def _pairs(sentence: str, words: set[str], asked: set[str]) -> list[tuple[str, s
         if i + 2 < len(tokens) and tokens[i + 1].lower() == "of" and _clean(tokens[i + 2]) in asked:
             out.append((f"{_clean(token)} of {_clean(tokens[i + 2])}", _clean(tokens[i + 2])))
             continue
-        for j in (i - 1, i + 1):
+        for j in (i + 1, i - 1):  # "40 points" over "scored 40": the counted noun first
             if 0 <= j < len(tokens) and _stem(_clean(tokens[j]).lower()) in words:
                 left, right = sorted((i, j))
                 out.append((f"{_clean(tokens[left])} {_clean(tokens[right])}", _stem(_clean(tokens[j]).lower())))
