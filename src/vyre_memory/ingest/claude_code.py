@@ -30,6 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .formats import LineFormat
 from .lines import read_json_lines
 from .records import (
     AGENT_PROMPT,
@@ -96,7 +97,7 @@ _META_PREFIXES = (
 )
 
 
-class ClaudeCodeFormat:
+class ClaudeCodeFormat(LineFormat):
     """The Claude Code transcript format: a projects tree, a project folder or one .jsonl."""
 
     name = NAME
@@ -122,12 +123,9 @@ class ClaudeCodeFormat:
             if path.is_file():
                 yield path
 
-    def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch:
-        (batch,) = _Parser(path).pieces(cursor, max_line_bytes, 0)
-        return batch
-
-    def pieces(self, path: Path, cursor: Cursor, *, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]:
-        return _Parser(path).pieces(cursor, max_line_bytes, max_bytes)
+    @staticmethod
+    def parser(path: Path) -> _Parser:
+        return _Parser(path)
 
 
 FORMAT = ClaudeCodeFormat()

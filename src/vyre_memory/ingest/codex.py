@@ -36,6 +36,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .formats import LineFormat
 from .lines import read_json_lines
 from .records import (
     AGENT_PROMPT,
@@ -87,7 +88,7 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.M)
 _MAX_TOOL_INPUT = 100_000
 
 
-class CodexFormat:
+class CodexFormat(LineFormat):
     """Codex CLI rollouts: a `.codex` folder, a sessions tree, or one rollout file."""
 
     name = NAME
@@ -121,12 +122,9 @@ class CodexFormat:
             return
         yield from found
 
-    def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch:
-        (batch,) = _Parser(path).pieces(cursor, max_line_bytes, 0)
-        return batch
-
-    def pieces(self, path: Path, cursor: Cursor, *, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]:
-        return _Parser(path).pieces(cursor, max_line_bytes, max_bytes)
+    @staticmethod
+    def parser(path: Path) -> _Parser:
+        return _Parser(path)
 
 
 FORMAT = CodexFormat()

@@ -15,7 +15,7 @@ document each and stay one batch (`parse_pieces` gives them one piece).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -53,6 +53,23 @@ def parse_pieces(
         yield from fmt.pieces(path, cursor, max_line_bytes=max_line_bytes, max_bytes=max_bytes)
     else:
         yield fmt.parse(path, cursor, max_line_bytes=max_line_bytes)
+
+
+class LineParser(Protocol):
+    def pieces(self, cursor: Cursor, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]: ...
+
+
+class LineFormat:
+    """The `parse` and `pieces` of a JSON Lines format, from its per-file parser (`parser(path)`)."""
+
+    parser: Callable[[Path], LineParser]  # each format names its own (a staticmethod)
+
+    def parse(self, path: Path, cursor: Cursor, *, max_line_bytes: int) -> ParseBatch:
+        (batch,) = self.parser(path).pieces(cursor, max_line_bytes, 0)
+        return batch
+
+    def pieces(self, path: Path, cursor: Cursor, *, max_line_bytes: int, max_bytes: int) -> Iterator[ParseBatch]:
+        return self.parser(path).pieces(cursor, max_line_bytes, max_bytes)
 
 
 _cache: dict[str, SourceFormat] | None = None
