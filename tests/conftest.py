@@ -107,3 +107,21 @@ def typed_line(session: str, uuid: str, text: str, ts: str, cwd: str = "/home/me
             "version": "2.1.0",
         }
     )
+
+
+def locomo_file(
+    path: Path, speakers: tuple[str, str], sessions: list[tuple[str, list[tuple[str, str]]]], filler: int = 0
+) -> Path:
+    """A one-conversation LoCoMo file `path`: each session a (date, [(speaker, text)]) with dia_ids D{n}:{i};
+    `filler` first adds a session of that many busy-work lines by the second speaker (so words are rare)."""
+    if filler:
+        busy = [(speakers[1], f"Work was busy again, meeting number {i} ran long.") for i in range(1, filler + 1)]
+        sessions = [("1:00 pm on 3 May, 2023", busy), *sessions]
+    data: dict[str, object] = {"speaker_a": speakers[0], "speaker_b": speakers[1], "qa": []}
+    for n, (date, lines) in enumerate(sessions, start=1):
+        data[f"session_{n}_date_time"] = date
+        data[f"session_{n}"] = [
+            {"speaker": who, "dia_id": f"D{n}:{i}", "text": text} for i, (who, text) in enumerate(lines, start=1)
+        ]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path

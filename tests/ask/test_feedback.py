@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from tests.conftest import locomo_file
 
 from vyre_memory import Memory
 from vyre_memory.ask.configs import get_config
@@ -32,33 +32,21 @@ def test_feedback_terms_never_repeat_a_question_word_or_a_stop_word() -> None:
 
 
 def _conversation(path: Path) -> Path:
-    filler = [
-        {"speaker": "Sam", "dia_id": f"D1:{i}", "text": f"Work was busy again, meeting number {i} ran long."}
-        for i in range(1, 31)
-    ]
-    data = {
-        "speaker_a": "Maya",
-        "speaker_b": "Sam",
-        "session_1_date_time": "1:00 pm on 3 May, 2023",
-        "session_1": filler,
-        "session_2_date_time": "2:00 pm on 10 June, 2023",
-        "session_2": [
-            {"speaker": "Maya", "dia_id": "D2:1", "text": "The potluck is on Saturday, I'm bringing my lentil curry."},
-            {"speaker": "Sam", "dia_id": "D2:2", "text": "Your lentil curry at the potluck last year was great!"},
+    return locomo_file(
+        path / "conv.json",
+        ("Maya", "Sam"),
+        [
+            (
+                "2:00 pm on 10 June, 2023",
+                [
+                    ("Maya", "The potluck is on Saturday, I'm bringing my lentil curry."),
+                    ("Sam", "Your lentil curry at the potluck last year was great!"),
+                ],
+            ),
+            ("3:00 pm on 1 July, 2023", [("Maya", "I finally perfected that lentil curry recipe, coconut milk.")]),
         ],
-        "session_3_date_time": "3:00 pm on 1 July, 2023",
-        "session_3": [
-            {
-                "speaker": "Maya",
-                "dia_id": "D3:1",
-                "text": "I finally perfected that lentil curry recipe, coconut milk.",
-            },
-        ],
-        "qa": [],
-    }
-    file = path / "conv.json"
-    file.write_text(json.dumps(data), encoding="utf-8")
-    return file
+        filler=30,
+    )
 
 
 @pytest.fixture()

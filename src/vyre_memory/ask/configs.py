@@ -43,6 +43,10 @@ class RetrievalConfig:
         ("command", 0.5),
     )
     session_weights: tuple[tuple[str, float], ...] = (("subagent", 0.9), ("headless", 0.9))
+    # A prior like the ones around it, so in every configuration: a person's typed turns get this boost
+    # when the question names the speaker ("what did Ana say"). Measured: LoCoMo recall@8 +0.04 in each
+    # of bm25, dense and hybrid; the worlds, whose turns are the person's and the assistant's, unchanged.
+    speaker_weight: float = 0.5
     answer_shape_weight: float = 0.2  # boost for passages shaped like the question's answer (a path for "which file")
     session_weight: float = 1.0  # sessions whose passages match as a whole lift all their passages
     current_recency_weight: float = 1.0  # "latest", "now", "last deploy": fresher wins clearly

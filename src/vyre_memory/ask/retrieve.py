@@ -273,6 +273,7 @@ class Retriever:
                     fused[pid] += cfg.session_weight / (cfg.rrf_k + session_rank[rows[pid].session] + 1)
         kind_w, session_w = dict(cfg.kind_weights), dict(cfg.session_weights)
         recency = cfg.current_recency_weight if u.wants_current else cfg.recency_weight
+        asked = set(re.findall(r"[\w'-]+", question.lower())) if cfg.speaker_weight else set()
         scored = []
         for pid, score in fused.items():
             row = rows.get(pid)
@@ -283,6 +284,8 @@ class Retriever:
             if shape is not None and shape.search(row.text):
                 score *= 1.0 + cfg.answer_shape_weight
             score *= 1.0 + recency * _freshness(row.ts, now)
+            if asked and _spoken_by_named(row, asked):
+                score *= 1.0 + cfg.speaker_weight
             if thread and row.session == thread:
                 score *= 1.0 + cfg.thread_weight
             scored.append((score, pid, row))
@@ -464,6 +467,14 @@ _COMMON = frozenset(
     "user the and for with from that this what who when where which how was were are has have had did does "
     "not but you your our his her their its they them she him".split()
 )
+
+
+def _spoken_by_named(row: PassageRow, question_words: set[str]) -> bool:
+    """A person's typed turn whose speaker the question names ("what did Tim say", "what did tim say"):
+    in a conversation between people, most answers about someone are in their own words. Only proper
+    names count (a speaker written with a capital), so no "you" or "me" is taken for one."""
+    name = row.name or ""
+    return row.kind == "typed" and name[:1].isupper() and name.lower() in question_words
 
 
 def _days_between(since: str, until: str) -> float:
