@@ -88,6 +88,16 @@ class Memory:
             self.retriever.vectors.save(self.store, embedder.name, embedder.dim)
         return {"passages": passages, "vectors": vectors}
 
+    def warm(self) -> None:
+        """Load now what the first question would otherwise wait for: the passage directory, the vector
+        index and the embedder (seconds on a history of a million turns; a long-running server calls it)."""
+        retriever = self.retriever
+        retriever.directory.refresh(self.store)
+        embedder = self.embedder
+        if embedder is not None:
+            embedder.embed(["warm"])
+            retriever.vectors.get(self.store, embedder.name, embedder.dim, self.store.vectors_version())
+
     @property
     def embedder(self) -> Any | None:
         """The configured embedder (config `embedder`), else the best available offline; None: BM25 only."""

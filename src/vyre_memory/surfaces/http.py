@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,6 +34,7 @@ from starlette.routing import Route
 from ..config import Config
 from ..errors import ConfigError, ModelError, NotFoundError, ScopeError, VyreError
 from ..memory import Memory
+from . import running
 from .scopes import BadRequest, Caller, Gate, ScopedMemory, caller_for_token, is_loopback, tokens_from_config
 
 WEB = Path(__file__).with_name("web")
@@ -40,8 +42,13 @@ log = logging.getLogger("vyre_memory.http")
 Handler = Callable[[Request, ScopedMemory], Awaitable[Any]]
 
 
-def create_app(memory_factory: Callable[[], Memory], config: Config, *, bind_host: str = "127.0.0.1") -> Starlette:
-    """The API and the page over one `Memory`, opened when the server starts and closed when it stops."""
+def create_app(
+    memory_factory: Callable[[], Memory], config: Config, *, bind_host: str = "127.0.0.1", announce: str | None = None
+) -> Starlette:
+    """The API and the page over one `Memory`, opened when the server starts and closed when it stops.
+
+    `announce`: the url this server answers on, written to `server.json` in the home once it can answer
+    (so `vyre ask` hands it questions; surfaces/running.py) and removed when it stops."""
     tokens = tokens_from_config(config.raw)
     loopback = is_loopback(bind_host)
     if not loopback and not tokens:
@@ -56,10 +63,16 @@ def create_app(memory_factory: Callable[[], Memory], config: Config, *, bind_hos
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         memory = await anyio.to_thread.run_sync(memory_factory)
         state["gate"] = Gate(memory)
+        # the indexes load in the background; a question that comes first waits for them at the gate
+        threading.Thread(target=_warm, args=(state["gate"],), name="vyre-warm", daemon=True).start()
+        if announce:
+            running.announce(config.home, announce)
         try:
             yield
         finally:
-            memory.close()
+            if announce:
+                running.withdraw(config.home, announce)
+            state["gate"].call(memory.close)  # after the warm-up, if it is still loading
 
     def route(handler: Handler, *, personal: bool = False) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -146,6 +159,13 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadRequest('the body must be a JSON object, e.g. {"question": "..."}')
     return body
+
+
+def _warm(gate: Gate) -> None:
+    try:
+        gate.call(gate.memory.warm)
+    except VyreError as exc:  # the first question loads what it needs, and reports the error then
+        log.warning("could not load the indexes ahead of the first question: %s", exc)
 
 
 def _ask_args(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -418,7 +438,10 @@ def serve(home: Path | None = None, *, host: str = "127.0.0.1", port: int = 8765
     import uvicorn
 
     config = Config.load(home)
-    app = create_app(lambda: Memory(config=config), config, bind_host=host)
+    loopback = is_loopback(host) and port > 0
+    name = "127.0.0.1" if host == "localhost" else f"[{host.strip('[]')}]" if ":" in host else host
+    url = f"http://{name}:{port}" if loopback else None
+    app = create_app(lambda: Memory(config=config), config, bind_host=host, announce=url)
     uvicorn.run(app, host=host, port=port, log_level=log_level)
 
 
