@@ -31,6 +31,7 @@ def test_ask_is_answered_by_the_running_server_and_the_file_goes_when_it_stops(
     entry = json.loads((server.home / running.FILE).read_text())
     assert entry == {"url": server.url, "pid": server.proc.pid, "started": entry["started"]}
 
+    assert f"server      {server.url}" in vyre(demo, server.home, "doctor").stdout
     told = vyre(demo, server.home, "ask", QUESTION).stdout
     assert "app/billing/refunds.py" in told
     assert f"answered by {server.url}" in told
@@ -48,6 +49,8 @@ def test_ask_is_answered_by_the_running_server_and_the_file_goes_when_it_stops(
     server.stop()  # SIGTERM: a clean stop withdraws the announcement
     assert not (server.home / running.FILE).exists()
     assert "answered by" not in vyre(demo, server.home, "ask", QUESTION).stdout
+    doctor = vyre(demo, server.home, "doctor").stdout
+    assert "server      none running for this home" in doctor and "embedder    hash" in doctor
 
 
 def test_a_killed_servers_file_is_removed_and_the_question_answered_here(

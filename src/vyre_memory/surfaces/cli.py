@@ -450,6 +450,8 @@ def doctor(home: Path | None) -> None:
                 click.echo(f"{purpose:11} {mem.backend_reasons.get(purpose, '')}")
             except VyreError as exc:
                 click.echo(f"{purpose:11} unusable: {exc}")
+        url = running.find(mem.config.home)
+        click.echo(f"server      {url + ' (vyre ask hands it questions)' if url else 'none running for this home'}")
 
 
 @main.command(name="eval")
