@@ -13,6 +13,7 @@ Meta text (reminders, caveats) and memory's own sessions are not passages.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import PurePosixPath
@@ -61,6 +62,23 @@ def pieces(text: str, size: int = PIECE_CHARS, overlap: int = OVERLAP_CHARS) -> 
     return [p for p in out if p]
 
 
+_FIRST_PERSON = [
+    (re.compile(r"\bI['’]m\b"), "{} is"),
+    (re.compile(r"\bI['’]ve\b"), "{} has"),
+    (re.compile(r"\bI['’]d\b"), "{} would"),
+    (re.compile(r"\bI['’]ll\b"), "{} will"),
+    (re.compile(r"\b(?:I|[Mm]e|[Mm]yself)\b"), "{}"),
+    (re.compile(r"\b(?:[Mm]y|[Mm]ine)\b"), "{}'s"),
+]
+
+
+def in_third_person(text: str, speaker: str) -> str:
+    """The text with the speaker's first person written as their name ("I'm" → "Tim is", "my" → "Tim's")."""
+    for pattern, replacement in _FIRST_PERSON:
+        text = pattern.sub(replacement.format(speaker), text)
+    return text
+
+
 Pair = Callable[[str, str, str], tuple[int, tuple[str, ...], str] | None]
 
 
@@ -95,11 +113,14 @@ def build(turn: IndexTurn, pair: Pair, user_name: str) -> list[NewPassage]:
         )
         if part
     )
+    # Someone else's words in a conversation the person imported: "I" is that speaker, so the vector
+    # is of "Tim has started learning the piano", which a question about Tim is near.
+    other = turn.kind == TYPED and turn.name is not None and turn.name[:1].isupper() and turn.name != user_name
     out = []
     for i, piece in enumerate(pieces(body)):
         text = prefix + piece if i == 0 or len(prefix) < 200 else prefix[:200] + " …\n→ " + piece
         search = f"{context}\n{asked}{text}"
-        embed = search
+        embed = f"{context}\n{asked}{in_third_person(text, speaker)}" if other else search
         out.append(
             NewPassage(
                 turn=turn.id,
