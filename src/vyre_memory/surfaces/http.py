@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -63,8 +62,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         memory = await anyio.to_thread.run_sync(memory_factory)
         state["gate"] = Gate(memory)
-        # the indexes load in the background; a question that comes first waits for them at the gate
-        threading.Thread(target=_warm, args=(state["gate"],), name="vyre-warm", daemon=True).start()
+        state["gate"].warm()
         if announce:
             running.announce(config.home, announce)
         try:
@@ -159,13 +157,6 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadRequest('the body must be a JSON object, e.g. {"question": "..."}')
     return body
-
-
-def _warm(gate: Gate) -> None:
-    try:
-        gate.call(gate.memory.warm)
-    except VyreError as exc:  # the first question loads what it needs, and reports the error then
-        log.warning("could not load the indexes ahead of the first question: %s", exc)
 
 
 def _ask_args(body: Mapping[str, Any]) -> dict[str, Any]:

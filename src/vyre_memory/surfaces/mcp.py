@@ -15,6 +15,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,15 +38,27 @@ INSTRUCTIONS = (
 )
 
 
-def create_server(memory_factory: Callable[[], Memory], caller: Caller) -> MCPServer:
-    """An MCP server over one `Memory` (opened on the first tool call), scoped to `caller`."""
+def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm: bool = False) -> MCPServer:
+    """An MCP server over one `Memory`, scoped to `caller`. The memory opens on the first tool call, or
+    with `warm` at once, its indexes loading in the background while the client starts."""
     server = MCPServer(name="vyre-memory", instructions=INSTRUCTIONS, version="0.1.0")
     gate: list[Gate] = []
+    opening = threading.Lock()
 
     def scoped() -> ScopedMemory:
-        if not gate:
-            gate.append(Gate(memory_factory()))
+        with opening:
+            if not gate:
+                gate.append(Gate(memory_factory()))
         return ScopedMemory(gate[0], caller)
+
+    def open_and_warm() -> None:
+        try:
+            scoped().gate.warm()
+        except VyreError:
+            pass  # the first tool call opens it again and says what is wrong
+
+    if warm:
+        threading.Thread(target=open_and_warm, name="vyre-open", daemon=True).start()
 
     def run(fn: Callable[[ScopedMemory], T]) -> T:
         try:
@@ -133,7 +146,7 @@ def serve(
     """Run the MCP server until its client goes away (stdio) or it is interrupted (HTTP)."""
     config = Config.load(home)
     caller = mcp_caller(config.raw, project=project, owner=owner, agent_projects=agent_projects)
-    server = create_server(lambda: Memory(config=config), caller)
+    server = create_server(lambda: Memory(config=config), caller, warm=True)
     if transport == "stdio":
         server.run("stdio")
     elif transport == "http":

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from ..memory import Memory
 
 T = TypeVar("T")
+log = logging.getLogger("vyre_memory.surfaces")
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,19 @@ class Gate:
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         with self.lock:
             return fn(*args, **kwargs)
+
+    def warm(self) -> threading.Thread:
+        """Load the indexes in a background thread (`Memory.warm`); a call that comes first waits for them."""
+
+        def load() -> None:
+            try:
+                self.call(self.memory.warm)
+            except VyreError as exc:  # the first question loads what it needs, and reports the error then
+                log.warning("could not load the indexes ahead of the first question: %s", exc)
+
+        thread = threading.Thread(target=load, name="vyre-warm", daemon=True)
+        thread.start()
+        return thread
 
 
 class ScopedMemory:
