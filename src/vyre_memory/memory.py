@@ -23,7 +23,7 @@ from .errors import NotFoundError
 from .ingest.formats import SourceFormat, formats
 from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
-from .models.embed import default_embedder, get_embedder
+from .models.embed import MiniLMEmbedder, default_embedder, get_embedder
 from .read.derive import DeriveReport, derive_facts
 from .read.graph import GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.sqlite import Store
@@ -90,13 +90,15 @@ class Memory:
 
     def warm(self) -> None:
         """Load now what the first question would otherwise wait for: the passage directory, the vector
-        index and the embedder (seconds on a history of a million turns; a long-running server calls it)."""
+        index and a local embedding model (seconds on a history of a million turns; servers call it as
+        they start). A remote embedder is never called unasked."""
         retriever = self.retriever
         retriever.directory.refresh(self.store)
         embedder = self.embedder
         if embedder is not None:
-            embedder.embed(["warm"])
             retriever.vectors.get(self.store, embedder.name, embedder.dim, self.store.vectors_version())
+            if isinstance(embedder, MiniLMEmbedder):
+                embedder.embed(["warm"])
 
     @property
     def embedder(self) -> Any | None:

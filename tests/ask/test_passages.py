@@ -17,9 +17,11 @@ def test_first_person_becomes_the_speakers_name() -> None:
         "Tim is learning the violin, Tim's teacher says Tim has improved. Tim's is old; "
         "Tim would love a new one, Tim will ask Tim."
     )
-    assert in_third_person("It’s mine, I’m sure. Is it in Iowa? Imagine.", "Ana") == (
+    assert in_third_person("It’s mine, I’M sure. Is it in Iowa? Imagine.", "Ana") == (
         "It’s Ana's, Ana is sure. Is it in Iowa? Imagine."  # whole words only
     )
+    assert in_third_person("I/O is slow, so I wrote i++ and I++.", "Ana") == "I/O is slow, so Ana wrote i++ and I++."
+    assert in_third_person("I did it", r"Dj\Q \g<0>") == r"Dj\Q \g<0> did it"  # a name is no template
 
 
 def _embeds(mem: Memory) -> dict[str, tuple[str, str, str]]:

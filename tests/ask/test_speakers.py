@@ -60,6 +60,7 @@ def test_a_named_speakers_own_turn_comes_first(memory: Memory, name: str) -> Non
     assert _first(memory, "Where did Maya go hiking?", replace(config, speaker_weight=0.0)) == "conv:D3:2"
     assert _first(memory, "Where did Maya go hiking?", config) == "conv:D2:2"
     assert _first(memory, "where did maya go hiking", config) == "conv:D2:2"  # typed in lowercase
+    assert _first(memory, "Where was Maya's hiking trip?", config) == "conv:D2:2"
 
 
 def test_every_configuration_has_the_prior() -> None:
@@ -74,9 +75,12 @@ def _row(kind: str, name: str | None) -> PassageRow:
 
 
 def test_only_a_persons_proper_name_counts() -> None:
-    words = {"what", "did", "read", "you", "tim", "say"}
-    assert _spoken_by_named(_row("typed", "Tim"), words)
-    assert not _spoken_by_named(_row("tool_output", "Read"), words)  # a tool is no speaker
-    assert not _spoken_by_named(_row("typed", "you"), words)  # "you" in a question is not the person
-    assert not _spoken_by_named(_row("typed", None), words)
-    assert not _spoken_by_named(_row("typed", "Tim"), {"timothy", "said"})  # whole words only
+    assert _spoken_by_named(_row("typed", "Tim"), "What did Tim say?")
+    assert _spoken_by_named(_row("typed", "Tim"), "was it tim's idea")  # lowercase, possessive
+    assert _spoken_by_named(_row("typed", "Mary Ann"), "What did Mary Ann bake?")
+    assert not _spoken_by_named(_row("tool_output", "Read"), "Read what?")  # a tool is no speaker
+    assert not _spoken_by_named(_row("typed", "you"), "what did you say")  # "you" in a question is not the person
+    assert not _spoken_by_named(_row("typed", None), "what did you say")
+    assert not _spoken_by_named(_row("typed", "Tim"), "What did Timothy say?")  # whole words only
+    assert not _spoken_by_named(_row("typed", "Will"), "What will Caroline do?")  # capitals asked, none given
+    assert _spoken_by_named(_row("typed", "Will"), "what did will say")

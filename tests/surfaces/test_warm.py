@@ -6,6 +6,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import anyio
+
 from vyre_memory.memory import Memory
 from vyre_memory.surfaces.mcp import create_server
 from vyre_memory.surfaces.scopes import OWNER, Gate
@@ -25,13 +27,18 @@ def test_the_mcp_server_opens_its_memory_once_in_the_background(home_copy: Calla
     opened: list[Memory] = []
 
     def factory() -> Memory:
+        time.sleep(0.3)  # a first tool call comes while the background open is still under way
         opened.append(Memory(home))
         return opened[-1]
 
-    create_server(factory, OWNER, warm=True)
-    deadline = time.monotonic() + 30
-    while not (opened and len(opened[0].retriever.vectors.index or [])) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.2)  # the warm-up's last step, then its gate is free
-    assert len(opened) == 1 and len(opened[0].retriever.directory.ids) == opened[0].store.passage_count()
-    opened[0].close()
+    server = create_server(factory, OWNER, warm=True)
+    time.sleep(0.05)
+    anyio.run(server.call_tool, "memory.facts.list", {})  # waits at the gate for the warm-up, if it runs
+    assert len(opened) == 1
+    mem = opened[0]
+    deadline = time.monotonic() + 10  # the warm-up may come after that first call: wait for it
+    while time.monotonic() < deadline and not (mem._retriever and len(mem._retriever.vectors.index or [])):
+        time.sleep(0.02)
+    assert mem._retriever is not None and len(mem._retriever.directory.ids) == mem.store.passage_count()
+    anyio.run(server.call_tool, "memory.facts.list", {})  # returns once the warm-up has let go of the gate
+    mem.close()

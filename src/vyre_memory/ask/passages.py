@@ -63,11 +63,11 @@ def pieces(text: str, size: int = PIECE_CHARS, overlap: int = OVERLAP_CHARS) -> 
 
 
 _FIRST_PERSON = [
-    (re.compile(r"\bI['’]m\b"), "{} is"),
-    (re.compile(r"\bI['’]ve\b"), "{} has"),
-    (re.compile(r"\bI['’]d\b"), "{} would"),
-    (re.compile(r"\bI['’]ll\b"), "{} will"),
-    (re.compile(r"\b(?:I|[Mm]e|[Mm]yself)\b"), "{}"),
+    (re.compile(r"\bI['’]m\b", re.I), "{} is"),
+    (re.compile(r"\bI['’]ve\b", re.I), "{} has"),
+    (re.compile(r"\bI['’]d\b", re.I), "{} would"),
+    (re.compile(r"\bI['’]ll\b", re.I), "{} will"),
+    (re.compile(r"(?<![\w/=+.-])I(?![\w/=+'’-])|\b(?:[Mm]e|[Mm]yself)\b"), "{}"),  # not I/O, I++
     (re.compile(r"\b(?:[Mm]y|[Mm]ine)\b"), "{}'s"),
 ]
 
@@ -75,7 +75,8 @@ _FIRST_PERSON = [
 def in_third_person(text: str, speaker: str) -> str:
     """The text with the speaker's first person written as their name ("I'm" → "Tim is", "my" → "Tim's")."""
     for pattern, replacement in _FIRST_PERSON:
-        text = pattern.sub(replacement.format(speaker), text)
+        written = replacement.format(speaker).replace("\\", "\\\\")  # the name as it is, never a template
+        text = pattern.sub(written, text)
     return text
 
 

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -273,7 +274,6 @@ class Retriever:
                     fused[pid] += cfg.session_weight / (cfg.rrf_k + session_rank[rows[pid].session] + 1)
         kind_w, session_w = dict(cfg.kind_weights), dict(cfg.session_weights)
         recency = cfg.current_recency_weight if u.wants_current else cfg.recency_weight
-        asked = set(re.findall(r"[\w'-]+", question.lower())) if cfg.speaker_weight else set()
         scored = []
         for pid, score in fused.items():
             row = rows.get(pid)
@@ -284,7 +284,7 @@ class Retriever:
             if shape is not None and shape.search(row.text):
                 score *= 1.0 + cfg.answer_shape_weight
             score *= 1.0 + recency * _freshness(row.ts, now)
-            if asked and _spoken_by_named(row, asked):
+            if cfg.speaker_weight and _spoken_by_named(row, question):
                 score *= 1.0 + cfg.speaker_weight
             if thread and row.session == thread:
                 score *= 1.0 + cfg.thread_weight
@@ -469,12 +469,20 @@ _COMMON = frozenset(
 )
 
 
-def _spoken_by_named(row: PassageRow, question_words: set[str]) -> bool:
-    """A person's typed turn whose speaker the question names ("what did Tim say", "what did tim say"):
+def _spoken_by_named(row: PassageRow, question: str) -> bool:
+    """A person's typed turn whose speaker the question names ("what did Tim say", "was it Tim's idea"):
     in a conversation between people, most answers about someone are in their own words. Only proper
-    names count (a speaker written with a capital), so no "you" or "me" is taken for one."""
+    names count (a speaker written with a capital), so no "you" or "me" is taken for one; and a question
+    with capitals in it must write the name with its capital ("what will Caroline do" names no "Will")."""
     name = row.name or ""
-    return row.kind == "typed" and name[:1].isupper() and name.lower() in question_words
+    if row.kind != "typed" or not name[:1].isupper():
+        return False
+    return _name_pattern(name, question == question.lower()).search(question) is not None
+
+
+@lru_cache(maxsize=4096)
+def _name_pattern(name: str, any_case: bool) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE if any_case else 0)
 
 
 def _days_between(since: str, until: str) -> float:

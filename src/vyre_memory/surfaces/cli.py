@@ -7,6 +7,7 @@ line on stderr and exit code 1 (2 for usage errors, as click does).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..config import Config
+from ..config import vyre_home
 from ..contract import IngestReport
 from ..errors import VyreError
 from ..memory import Memory
@@ -356,48 +357,50 @@ def ask(
 ) -> None:
     """Ask one question; get one answer with its sources, or "Not sure." and what memory knows.
 
-    When `vyre serve` runs on this machine for the same home, the question goes to it, which has its
-    indexes loaded already (a large history answers in a fraction of a second instead of several).
+    When `vyre serve` runs for the same home, the question goes to it: its indexes are loaded already (a
+    large history answers in a fraction of a second instead of several), and its own settings (embedder,
+    models) answer. --local, or --agent-project, answers in this process.
 
     \b
     Examples:
       vyre ask "which file had the stripe refund bug"
       vyre ask "what did we ship last week" --project-cwd ~/code/api --json
     """
+    if not question.strip():
+        raise click.BadParameter(
+            "the question is empty; e.g. vyre ask \"what's my wife's name\"", param_hint="QUESTION"
+        )
     when = _when(now)
-    url = None if local or agent_projects else running.find(Config.load(home).home)
-    if url is not None:
+    cwds = [os.path.expanduser(p) for p in project_cwds] or None
+    home_path = home.expanduser() if home is not None else vyre_home()
+    if not (local or agent_projects):
         try:
             at = when.isoformat() if when else None
-            events = running.ask_events(url, question, project_cwds=list(project_cwds) or None, now=at)
+            events = running.ask_events(home_path, question, project_cwds=cwds, now=at)
         except running.Unreachable:
-            pass  # the server stopped answering: this process answers instead
+            pass  # no server for this home, or it did not take the question: this process answers
         except VyreError as exc:
             raise click.ClickException(str(exc)) from exc
         else:
             try:
-                _show_answer(events, stream=stream, as_json=as_json, served_by=url)
+                _show_answer(events, stream=stream, as_json=as_json, served=True)
             except VyreError as exc:
                 raise click.ClickException(str(exc)) from exc
             return
     with _memory(home) as mem:
-        asked = mem.ask(
-            question,
-            project_cwds=list(project_cwds) or None,
-            agent_projects=list(agent_projects) or None,
-            now=when,
-            stream=True,
-        )
+        asked = mem.ask(question, project_cwds=cwds, agent_projects=list(agent_projects) or None, now=when, stream=True)
         _show_answer((event.to_dict() for event in asked), stream=stream, as_json=as_json)
 
 
-def _show_answer(
-    events: Iterator[dict[str, Any]], *, stream: bool, as_json: bool, served_by: str | None = None
-) -> None:
+def _show_answer(events: Iterator[dict[str, Any]], *, stream: bool, as_json: bool, served: bool = False) -> None:
     """Print an ask's events: each as a JSON line (--stream), the contract (--json), or the answer for a person."""
     result: dict[str, Any] | None = None
     live = sys.stderr.isatty() and not stream and not as_json
     for event in events:
+        if served and event.get("result") is not None:
+            for source in event["result"]["sources"]:  # the contract as this process would give it
+                for key in ("project", "cwd"):
+                    source.pop(key, None)
         if stream:
             click.echo(json.dumps(event, ensure_ascii=False))
         elif live and event["event"] == "memory.thinking":
@@ -417,7 +420,7 @@ def _show_answer(
             click.echo(f"  - {line}")
     else:
         click.echo(result["answer"])
-        where = f", answered by {served_by}" if served_by else ""
+        where = ", answered by vyre serve" if served else ""
         ms = result["latency_ms"]
         click.echo(f"  (confidence {result['confidence']:.2f}, via {result['via']}, {ms:.0f} ms{where})")
     for s in result["sources"][:5]:
@@ -450,8 +453,10 @@ def doctor(home: Path | None) -> None:
                 click.echo(f"{purpose:11} {mem.backend_reasons.get(purpose, '')}")
             except VyreError as exc:
                 click.echo(f"{purpose:11} unusable: {exc}")
-        url = running.find(mem.config.home)
-        click.echo(f"server      {url + ' (vyre ask hands it questions)' if url else 'none running for this home'}")
+        sock = running.serving(mem.config.home)
+        click.echo(
+            f"server      {f'vyre serve on {sock} (vyre ask hands it questions)' if sock else 'none for this home'}"
+        )
 
 
 @main.command(name="eval")

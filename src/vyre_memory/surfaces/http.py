@@ -42,12 +42,14 @@ Handler = Callable[[Request, ScopedMemory], Awaitable[Any]]
 
 
 def create_app(
-    memory_factory: Callable[[], Memory], config: Config, *, bind_host: str = "127.0.0.1", announce: str | None = None
+    memory_factory: Callable[[], Memory],
+    config: Config,
+    *,
+    bind_host: str = "127.0.0.1",
+    listener: running.Listener | None = None,
 ) -> Starlette:
-    """The API and the page over one `Memory`, opened when the server starts and closed when it stops.
-
-    `announce`: the url this server answers on, written to `server.json` in the home once it can answer
-    (so `vyre ask` hands it questions; surfaces/running.py) and removed when it stops."""
+    """The API and the page over one `Memory`, opened when the server starts and closed when it stops;
+    `listener`, the socket `vyre ask` reaches it on, is removed as it stops."""
     tokens = tokens_from_config(config.raw)
     loopback = is_loopback(bind_host)
     if not loopback and not tokens:
@@ -63,14 +65,13 @@ def create_app(
         memory = await anyio.to_thread.run_sync(memory_factory)
         state["gate"] = Gate(memory)
         state["gate"].warm()
-        if announce:
-            running.announce(config.home, announce)
         try:
             yield
         finally:
-            if announce:
-                running.withdraw(config.home, announce)
-            state["gate"].call(memory.close)  # after the warm-up, if it is still loading
+            if listener is not None:  # here, not after the server returns: uvicorn re-raises SIGTERM first
+                running.unlisten(listener)
+            # once the warm-up, if it is still loading, lets go of the gate
+            await anyio.to_thread.run_sync(state["gate"].call, memory.close)
 
     def route(handler: Handler, *, personal: bool = False) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -199,12 +200,12 @@ def _first(events: Iterator[dict[str, Any]]) -> dict[str, Any] | None:
 async def _sse(first: dict[str, Any] | None, events: Iterator[dict[str, Any]]) -> AsyncIterator[bytes]:
     event = first
     while event is not None:
-        yield f"event: {event['event']}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
+        yield f"event: {event['event']}\ndata: {json.dumps(event)}\n\n".encode()  # ASCII: no line breaks in it
         try:
             event = await anyio.to_thread.run_sync(_first, events)
         except Exception as exc:
             err = error_payload(exc)[1]
-            yield f"event: error\ndata: {json.dumps(err, ensure_ascii=False)}\n\n".encode()
+            yield f"event: error\ndata: {json.dumps(err)}\n\n".encode()
             return
 
 
@@ -425,15 +426,22 @@ def openapi() -> dict[str, Any]:
 
 
 def serve(home: Path | None = None, *, host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning") -> None:
-    """Run the API and the page on uvicorn until interrupted."""
+    """Run the API and the page on uvicorn until interrupted; on a loopback address also on the socket in
+    the home that `vyre ask` hands its questions to (surfaces/running.py)."""
     import uvicorn
 
     config = Config.load(home)
-    loopback = is_loopback(host) and port > 0
-    name = "127.0.0.1" if host == "localhost" else f"[{host.strip('[]')}]" if ":" in host else host
-    url = f"http://{name}:{port}" if loopback else None
-    app = create_app(lambda: Memory(config=config), config, bind_host=host, announce=url)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    listener = running.listen(config.home) if is_loopback(host) else None
+    app = create_app(lambda: Memory(config=config), config, bind_host=host, listener=listener)
+    settings = uvicorn.Config(app, host=host, port=port, log_level=log_level)
+    try:
+        sockets = [settings.bind_socket()]  # a port in use ends here (SystemExit), the socket file removed
+        if listener is not None:
+            sockets.append(listener.sock)
+        uvicorn.Server(settings).run(sockets=sockets)
+    finally:
+        if listener is not None:
+            running.unlisten(listener)
 
 
 __all__ = ["Caller", "create_app", "error_response", "openapi", "serve"]

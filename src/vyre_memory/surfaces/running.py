@@ -1,127 +1,183 @@
-"""A running `vyre serve`, found through its file in VYRE_HOME, so `vyre ask` can hand it the question.
+"""A running `vyre serve`, reached through a socket in its home, so `vyre ask` can hand it the question.
 
 A large history costs a new process seconds before its first answer (the vector file, the passage
-directory); a server has paid that once. `vyre serve` on a loopback address writes `server.json` in its
-home once it can answer, and removes it when it stops. `vyre ask` reads the file, checks that the process
-is alive, and asks the server over HTTP; when there is no file, the process is gone or the server does
-not answer, it answers in its own process as before. Only loopback servers are announced: they need no
-token and answer as the person's own surface, which is what `vyre ask` is.
+directory); a server has paid that once. `vyre serve` on a loopback address also listens on the Unix
+socket `serve.sock` in its home (readable by its owner only, made before the server starts and removed
+when it stops); `vyre ask` sends its question there and prints the answer, and answers in its own
+process when there is no socket or nothing answers on it. The socket lives in the home, so a question
+never reaches a server of another home or of another user, nor passes through a proxy; and it is made
+only for loopback servers, which answer without a token as the person's own surface, what `vyre ask` is.
+A home whose path is too long for a socket, or that is read-only, gets no socket: `vyre ask` then
+answers in its own process as before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
-import time
+import socket
 from collections.abc import Iterator
-from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ..errors import VyreError
 
-FILE = "server.json"
-CONNECT_TIMEOUT = 1.0  # seconds: a loopback server that cannot accept by then is not used
+if TYPE_CHECKING:
+    import httpx
+
+SOCKET = "serve.sock"
+MAX_PATH = 100  # bytes: Unix socket paths are limited (108 on Linux, 104 on macOS)
+CONNECT_TIMEOUT = 1.0  # seconds
 ANSWER_TIMEOUT = 300.0  # seconds between two events of one answer (a model may be slow)
+log = logging.getLogger("vyre_memory.surfaces")
 
 
 class Unreachable(Exception):
     """No running server could take the question: answer in this process instead."""
 
 
-def announce(home: Path, url: str) -> Path:
-    """Write `server.json` (url, pid, start time) in `home`, replacing it whole."""
-    path = home / FILE
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"url": url, "pid": os.getpid(), "started": time.time()}), encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+@dataclass(frozen=True)
+class Listener:
+    """The socket a server made in its home, and which file it is (so only that file is removed)."""
+
+    sock: socket.socket
+    path: Path
+    inode: int
 
 
-def withdraw(home: Path, url: str) -> None:
-    """Remove `server.json` if it still names this process and url (another server may have replaced it)."""
-    path = home / FILE
-    if _read(path) == {"url": url, "pid": os.getpid()}:
-        path.unlink(missing_ok=True)
-
-
-def find(home: Path) -> str | None:
-    """The url of the server announced in `home`, if its process is alive (a stale file is removed)."""
-    path = home / FILE
-    entry = _read(path)
-    if entry is None:
+def listen(home: Path) -> Listener | None:
+    """Bind `serve.sock` in `home` for this server; None when it cannot (no Unix sockets, a path too long,
+    a read-only home) or when another server already answers there."""
+    path = home / SOCKET
+    if not hasattr(socket, "AF_UNIX") or len(os.fsencode(path)) > MAX_PATH:
         return None
-    if not _alive(entry["pid"]):
-        path.unlink(missing_ok=True)
+    if _answers(path):
+        log.warning("another vyre serve already answers for %s; vyre ask will keep asking that one", home)
         return None
-    return str(entry["url"])
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    mask = os.umask(0o177)  # the socket file is its owner's alone from the moment it exists
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # a stale socket of a server that did not stop cleanly
+        sock.bind(os.fsencode(path))
+        return Listener(sock, path, os.stat(path).st_ino)
+    except OSError as exc:
+        sock.close()
+        log.warning("no socket for vyre ask in %s (%s); it will answer in its own process", home, exc)
+        return None
+    finally:
+        os.umask(mask)
+
+
+def unlisten(listener: Listener) -> None:
+    """Close the socket and remove its file, unless another server has replaced it since."""
+    listener.sock.close()
+    with contextlib.suppress(OSError):
+        if os.stat(listener.path).st_ino == listener.inode:
+            listener.path.unlink()
+
+
+def serving(home: Path) -> Path | None:
+    """The socket of the server answering for `home`, if one answers."""
+    path = home / SOCKET
+    return path if _answers(path) else None
 
 
 def ask_events(
-    url: str, question: str, *, project_cwds: list[str] | None = None, now: str | None = None
+    home: Path, question: str, *, project_cwds: list[str] | None = None, now: str | None = None
 ) -> Iterator[dict[str, Any]]:
-    """Ask the server, streaming: the same event dicts `Memory.ask(stream=True)` gives, the last with the result.
+    """Ask the server of `home`: the event dicts `Memory.ask(stream=True)` gives, the last with the result.
 
-    Raises Unreachable before any event when the server cannot take the question; an error the server
-    reports (a bad question, a failed model) is raised as VyreError with its message."""
+    Raises Unreachable, before any event, when no server takes the question; once it has, a failure
+    (an error it reports, a dropped connection) is raised as VyreError saying what to do."""
+    import httpx
+
+    path = home / SOCKET
+    if not path.exists():
+        raise Unreachable(f"no {path}")
     body: dict[str, Any] = {"question": question, "stream": True}
     if project_cwds:
         body["project_cwds"] = project_cwds
     if now:
         body["now"] = now
-    stack = ExitStack()
+    client = httpx.Client(
+        transport=httpx.HTTPTransport(uds=str(path)),
+        base_url="http://vyre",
+        timeout=httpx.Timeout(ANSWER_TIMEOUT, connect=CONNECT_TIMEOUT),
+        trust_env=False,
+    )
     try:
-        client = stack.enter_context(httpx.Client(timeout=httpx.Timeout(ANSWER_TIMEOUT, connect=CONNECT_TIMEOUT)))
-        response = stack.enter_context(client.stream("POST", f"{url}/v1/ask", json=body))
-        if response.status_code != 200:
-            response.read()
-            raise VyreError(_error_message(response))
+        response = client.send(client.build_request("POST", "/v1/ask", json=body), stream=True)
     except httpx.HTTPError as exc:
-        stack.close()
+        client.close()
         raise Unreachable(str(exc)) from exc
-    except BaseException:
-        stack.close()
-        raise
-    return _events(stack, response)
+    if response.status_code != 200 or not response.headers.get("content-type", "").startswith("text/event-stream"):
+        try:
+            response.read()
+            message = _error_message(response)
+        finally:
+            response.close()
+            client.close()
+        if message is None:
+            raise Unreachable(f"{path} answered {response.status_code}")
+        raise VyreError(message)
+    return _events(client, response)
 
 
-def _events(stack: ExitStack, response: httpx.Response) -> Iterator[dict[str, Any]]:
-    with stack:
+def _events(client: httpx.Client, response: httpx.Response) -> Iterator[dict[str, Any]]:
+    import httpx
+
+    done = False
+    try:
         name = ""
-        for line in response.iter_lines():
+        for line in _lines(response.iter_bytes()):
             if line.startswith("event:"):
                 name = line[len("event:") :].strip()
             elif line.startswith("data:"):
                 data = json.loads(line[len("data:") :])
                 if name == "error":
                     raise VyreError(str(data.get("error", {}).get("message", data)))
+                done = done or data.get("result") is not None
                 yield data
+    except (httpx.HTTPError, ValueError) as exc:
+        raise VyreError(f"vyre serve stopped answering ({exc}); ask again, or add --local") from exc
+    finally:
+        response.close()
+        client.close()
+    if not done:
+        raise VyreError("vyre serve ended the answer early; ask again, or add --local")
 
 
-def _error_message(response: httpx.Response) -> str:
+def _lines(chunks: Iterator[bytes]) -> Iterator[str]:
+    """Server-sent event lines: split at line feeds only (a JSON text may hold U+2028 and its kin)."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        *complete, pending = pending.split(b"\n")
+        for line in complete:
+            yield line.rstrip(b"\r").decode("utf-8")
+    if pending:
+        yield pending.rstrip(b"\r").decode("utf-8")
+
+
+def _error_message(response: httpx.Response) -> str | None:
+    """The message of vyre's one error shape, or None for anything else."""
     try:
         return str(response.json()["error"]["message"])
     except (ValueError, KeyError, TypeError):
-        return f"the running vyre serve answered {response.status_code}"
-
-
-def _read(path: Path) -> dict[str, Any] | None:
-    try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
         return None
-    if not isinstance(entry, dict) or not isinstance(entry.get("url"), str) or not isinstance(entry.get("pid"), int):
-        return None
-    return {"url": entry["url"], "pid": entry["pid"]}
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+def _answers(path: Path) -> bool:
+    if not hasattr(socket, "AF_UNIX") or not path.exists() or len(os.fsencode(path)) > MAX_PATH:
         return False
-    except PermissionError:
-        return True  # someone else's process: alive, though the url check decides
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(CONNECT_TIMEOUT)
+        try:
+            probe.connect(os.fsencode(path))
+        except OSError:
+            return False
     return True

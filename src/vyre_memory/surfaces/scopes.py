@@ -173,7 +173,7 @@ class Gate:
         def load() -> None:
             try:
                 self.call(self.memory.warm)
-            except VyreError as exc:  # the first question loads what it needs, and reports the error then
+            except Exception as exc:  # the first question loads what it needs and reports errors
                 log.warning("could not load the indexes ahead of the first question: %s", exc)
 
         thread = threading.Thread(target=load, name="vyre-warm", daemon=True)
