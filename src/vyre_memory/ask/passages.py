@@ -6,7 +6,9 @@ pieces that keep the turn's session, seq, record uuids and time. Each passage ca
 search text: the words themselves plus who spoke, the date and month, the project, the tool
 and files it touches, and (for anything but the person's own words) the start of what the
 person had just asked, so an answer is found by the words of its question too. Measured on
-the open worlds (hybrid recall@8): the prompt context added 0.02 to 0.05.
+the open worlds (hybrid recall@8): the prompt context added 0.02 to 0.05. The text embedded is
+the same, except that another speaker's "I" and "my" are written as their name (`in_third_person`;
+passages are built once, so a conversation imported before that rule keeps its first embedded text).
 Meta text (reminders, caveats) and memory's own sessions are not passages.
 """
 
