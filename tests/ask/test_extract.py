@@ -163,6 +163,8 @@ def test_what_happened_outside_the_window_is_not_told() -> None:
     [
         "Can you find out what happened to rex over the weekend at the park? Nobody knows yet.",
         "If rex tears his knee ligament again chasing squirrels in the park we skip the trip.",
+        "So sorry to hear about what happened to your rex, the poor knee!",
+        "Sorry to hear about your dog rex, hope he feels better soon.",  # said to someone: a reply
     ],
 )
 def test_what_happened_is_not_told_from_the_persons_question_or_hypothetical(text: str) -> None:

@@ -91,13 +91,15 @@ HAPPENED_QUESTION = re.compile(r"^what happened (?:to|with)\b")
 _CLAUSE = re.compile(r"(?<=[.!?:;])\s+|\n+")
 _MIN_CLAUSE_WORDS = 6
 _ASKS_WHAT_HAPPENED = re.compile(r"\bwhat(?:'s| has| had)? happen(?:ed|s|ing)?\b", re.I)
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)  # "sorry to hear about your job": no account
 
 
 def happened(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
     """ "What happened to X in September": the person's own clause about X, said inside the question's window.
 
     Told (0.55) only when exactly one substantive clause (six words or more) of the person's typed turns
-    in the window names every word of the question; several such clauses leave it under every threshold."""
+    in the window names every word of the question; several such clauses leave it under every threshold.
+    A clause said to someone ("sorry to hear about your job, John") is a reply, not an account."""
     window, terms = u.window, _terms(u) - {"happen", "happened"}
     if window is None or not terms:
         return None
@@ -111,7 +113,7 @@ def happened(u: Understanding, passages: Sequence[Passage]) -> Extracted | None:
         for clause in _CLAUSE.split(p.text):
             clause = clause.strip(" -*>\t")
             # a question ("can you find out what happened to …?") or a hypothetical ("if … goes down") is no account
-            if not judge_sentence(clause).ok or _ASKS_WHAT_HAPPENED.search(clause):
+            if not judge_sentence(clause).ok or _ASKS_WHAT_HAPPENED.search(clause) or _ADDRESSED.search(clause):
                 continue
             if len(clause.split()) >= _MIN_CLAUSE_WORDS and _overlap(clause, terms) >= 0.999:
                 found.setdefault(clause[:_MAX_ANSWER], p)
