@@ -23,7 +23,7 @@ from .errors import NotFoundError
 from .ingest.formats import SourceFormat, formats
 from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
-from .models.embed import MiniLMEmbedder, default_embedder, get_embedder
+from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
 from .read.derive import DeriveReport, derive_facts
 from .read.graph import GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.sqlite import Store
@@ -95,7 +95,7 @@ class Memory:
         retriever = self.retriever
         retriever.directory.refresh(self.store)
         embedder = self.embedder
-        if embedder is not None:
+        if embedder is not None and not isinstance(embedder, OpenAIEmbedder):  # its dim may need a call
             retriever.vectors.get(self.store, embedder.name, embedder.dim, self.store.vectors_version())
             if isinstance(embedder, MiniLMEmbedder):
                 embedder.embed(["warm"])

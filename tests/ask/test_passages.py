@@ -21,6 +21,7 @@ def test_first_person_becomes_the_speakers_name() -> None:
         "It’s Ana's, Ana is sure. Is it in Iowa? Imagine."  # whole words only
     )
     assert in_third_person("I/O is slow, so I wrote i++ and I++.", "Ana") == "I/O is slow, so Ana wrote i++ and I++."
+    assert in_third_person("i think i'm right, i.e. I.e. done", "Ana") == "Ana think Ana is right, i.e. I.e. done"
     assert in_third_person("I did it", r"Dj\Q \g<0>") == r"Dj\Q \g<0> did it"  # a name is no template
 
 

@@ -61,6 +61,7 @@ def test_a_named_speakers_own_turn_comes_first(memory: Memory, name: str) -> Non
     assert _first(memory, "Where did Maya go hiking?", config) == "conv:D2:2"
     assert _first(memory, "where did maya go hiking", config) == "conv:D2:2"  # typed in lowercase
     assert _first(memory, "Where was Maya's hiking trip?", config) == "conv:D2:2"
+    assert _first(memory, "Where did maya go hiking?", config) == "conv:D2:2"  # a capital opens it, no name has one
 
 
 def test_every_configuration_has_the_prior() -> None:
@@ -82,5 +83,8 @@ def test_only_a_persons_proper_name_counts() -> None:
     assert not _spoken_by_named(_row("typed", "you"), "what did you say")  # "you" in a question is not the person
     assert not _spoken_by_named(_row("typed", None), "what did you say")
     assert not _spoken_by_named(_row("typed", "Tim"), "What did Timothy say?")  # whole words only
-    assert not _spoken_by_named(_row("typed", "Will"), "What will Caroline do?")  # capitals asked, none given
+    assert _spoken_by_named(_row("typed", "Tim"), "What did tim say when I asked?")  # names written in lowercase
+    assert not _spoken_by_named(_row("typed", "Will"), "What will Caroline do?")  # names capitalised, not this
     assert _spoken_by_named(_row("typed", "Will"), "what did will say")
+    assert not _spoken_by_named(_row("typed", "May"), "May I see the ADR?")  # a verb opening the question
+    assert _spoken_by_named(_row("typed", "Tim"), "Tim said what?")

@@ -70,11 +70,26 @@ def test_a_killed_servers_socket_is_passed_over_then_replaced(http_server: Calla
         again.stop()
 
 
-def test_a_second_server_leaves_the_first_ones_socket(http_server: Callable[..., Any], demo: Any) -> None:
+def test_a_second_server_leaves_the_first_ones_socket_and_port(
+    http_server: Callable[..., Any], demo: Any, tmp_path: Path
+) -> None:
     first = http_server()
     second = start_http(first.home)
     second.stop()
     assert "answered by vyre serve" in vyre(demo, first.home, "ask", QUESTION).stdout  # still the first's
+    port = first.url.rsplit(":", 1)[1]
+    clash = vyre(demo, tmp_path / "other-home", "serve", "--port", port, "--home", str(tmp_path / "other-home"), code=1)
+    assert f"cannot listen on 127.0.0.1:{port}" in clash.stderr and "choose another --port" in clash.stderr
+    assert "answered by vyre serve" in vyre(demo, first.home, "ask", QUESTION).stdout
+
+
+def test_a_first_server_makes_its_home_and_socket(demo: Any, tmp_path: Path) -> None:
+    server = start_http(tmp_path / "new-home")
+    try:
+        assert stat.S_ISSOCK((tmp_path / "new-home" / running.SOCKET).stat().st_mode)
+        assert "Not sure." in vyre(demo, server.home, "ask", QUESTION).stdout
+    finally:
+        server.stop()
 
 
 def test_questions_the_server_must_not_take_are_answered_here(http_server: Callable[..., Any], demo: Any) -> None:
@@ -129,6 +144,28 @@ def test_an_answer_cut_short_says_what_to_do(fake_server: Callable[[bytes], Path
     done = vyre(demo, home, "ask", QUESTION, code=1)
     assert done.stderr.startswith("Error: vyre serve ") and "; ask again, or add --local" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_plain_file_where_the_socket_goes_is_not_asked(home_copy: Callable[..., Path], demo: Any) -> None:
+    home = home_copy()
+    (home / running.SOCKET).write_text("not a socket")
+    told = vyre(demo, home, "ask", QUESTION).stdout
+    assert "app/billing/refunds.py" in told and "answered by" not in told
+
+
+def test_a_server_that_never_answers_is_passed_over(
+    home_copy: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = home_copy()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(home / running.SOCKET))
+    listener.listen()  # the kernel takes the connection; nothing ever reads it (a stopped server)
+    monkeypatch.setattr(running, "READY_TIMEOUT", 0.3)
+    try:
+        with pytest.raises(running.Unreachable):
+            running.ask_events(home, QUESTION)
+    finally:
+        listener.close()
 
 
 def test_event_lines_split_at_line_feeds_only() -> None:

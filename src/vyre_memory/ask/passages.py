@@ -65,11 +65,12 @@ def pieces(text: str, size: int = PIECE_CHARS, overlap: int = OVERLAP_CHARS) -> 
 
 
 _FIRST_PERSON = [
-    (re.compile(r"\bI['’]m\b", re.I), "{} is"),
-    (re.compile(r"\bI['’]ve\b", re.I), "{} has"),
-    (re.compile(r"\bI['’]d\b", re.I), "{} would"),
-    (re.compile(r"\bI['’]ll\b", re.I), "{} will"),
-    (re.compile(r"(?<![\w/=+.-])I(?![\w/=+'’-])|\b(?:[Mm]e|[Mm]yself)\b"), "{}"),  # not I/O, I++
+    (re.compile(r"\b[Ii]['’](?:m|M)\b"), "{} is"),
+    (re.compile(r"\b[Ii]['’](?:ve|VE)\b"), "{} has"),
+    (re.compile(r"\b[Ii]['’](?:d|D)\b"), "{} would"),
+    (re.compile(r"\b[Ii]['’](?:ll|LL)\b"), "{} will"),
+    # "I" and a chat's "i", but not I/O, i++, i=0 or i.e.
+    (re.compile(r"(?<![\w/=+.-])[Ii](?![\w/=+'’-]|\.\w)|\b(?:[Mm]e|[Mm]yself)\b"), "{}"),
     (re.compile(r"\b(?:[Mm]y|[Mm]ine)\b"), "{}'s"),
 ]
 

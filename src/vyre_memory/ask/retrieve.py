@@ -29,7 +29,7 @@ from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
 from .feedback import feedback_terms
 from .personal_questions import parse_personal_question
-from .understand import Understanding, understand
+from .understand import Understanding, is_stop_word, understand
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
 
@@ -470,14 +470,34 @@ _COMMON = frozenset(
 
 
 def _spoken_by_named(row: PassageRow, question: str) -> bool:
-    """A person's typed turn whose speaker the question names ("what did Tim say", "was it Tim's idea"):
+    """A person's typed turn whose speaker the question names ("what did Tim say", "was it tim's idea"):
     in a conversation between people, most answers about someone are in their own words. Only proper
-    names count (a speaker written with a capital), so no "you" or "me" is taken for one; and a question
-    with capitals in it must write the name with its capital ("what will Caroline do" names no "Will")."""
+    names count (a speaker written with a capital), so no "you" or "me" is taken for one. A question that
+    capitalises names must capitalise this one ("What will Caroline do" names no "Will"), and a name that
+    is also a common word never counts at the start of a sentence ("May I see it?")."""
     name = row.name or ""
     if row.kind != "typed" or not name[:1].isupper():
         return False
-    return _name_pattern(name, question == question.lower()).search(question) is not None
+    common = is_stop_word(name.lower()) or name.lower() in _AUXILIARIES
+    for found in _name_pattern(name, not _writes_names(question)).finditer(question):
+        if not (common and _SENTENCE_START.search(question[: found.start()])):
+            return True
+    return False
+
+
+_AUXILIARIES = frozenset({"may", "will", "can", "shall", "must", "might"})  # names that open questions as verbs
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)\W*$")
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
+_PRONOUN_I = re.compile(r"I(?:['’](?:m|ve|d|ll))?", re.I)
+
+
+def _writes_names(question: str) -> bool:
+    """Whether the question capitalises a word other than a sentence's first and "I": then it writes
+    names with their capital, and a lowercase word is no name."""
+    return any(
+        not _PRONOUN_I.fullmatch(m.group()) and not _SENTENCE_START.search(question[: m.start()])
+        for m in _CAPITALISED.finditer(question)
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -427,21 +428,46 @@ def openapi() -> dict[str, Any]:
 
 def serve(home: Path | None = None, *, host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning") -> None:
     """Run the API and the page on uvicorn until interrupted; on a loopback address also on the socket in
-    the home that `vyre ask` hands its questions to (surfaces/running.py)."""
+    the home that `vyre ask` hands its questions to (surfaces/running.py). Every socket listens before
+    the memory opens, so a second server for the same port or home finds this one at once."""
     import uvicorn
 
     config = Config.load(home)
+    sockets = _tcp_sockets(host, port)
     listener = running.listen(config.home) if is_loopback(host) else None
-    app = create_app(lambda: Memory(config=config), config, bind_host=host, listener=listener)
-    settings = uvicorn.Config(app, host=host, port=port, log_level=log_level)
     try:
-        sockets = [settings.bind_socket()]  # a port in use ends here (SystemExit), the socket file removed
-        if listener is not None:
-            sockets.append(listener.sock)
-        uvicorn.Server(settings).run(sockets=sockets)
+        app = create_app(lambda: Memory(config=config), config, bind_host=host, listener=listener)
+        settings = uvicorn.Config(app, host=host, port=port, log_level=log_level)
+        uvicorn.Server(settings).run(sockets=[*sockets, *([listener.sock] if listener else [])])
     finally:
+        for sock in sockets:
+            sock.close()
         if listener is not None:
             running.unlisten(listener)
+
+
+def _tcp_sockets(host: str, port: int) -> list[socket.socket]:
+    """A listening socket on every address `host` names ("localhost": 127.0.0.1 and ::1, where it has both)."""
+    out: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        ):
+            sock = socket.socket(family, kind, proto)
+            out.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(2048)
+    except OSError as exc:
+        for sock in out:
+            sock.close()
+        raise ConfigError(
+            f"cannot listen on {host}:{port} ({exc.strerror or exc}); is another vyre serve running there? "
+            "Stop it, or choose another --port"
+        ) from exc
+    return out
 
 
 __all__ = ["Caller", "create_app", "error_response", "openapi", "serve"]

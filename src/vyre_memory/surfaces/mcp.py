@@ -26,7 +26,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from ..config import Config
 from ..errors import ConfigError, VyreError
 from ..memory import Memory
-from .scopes import Caller, Gate, ScopedMemory, is_loopback, mcp_caller
+from .scopes import Caller, Gate, ScopedMemory, is_loopback, log, mcp_caller
 
 T = TypeVar("T")
 
@@ -54,8 +54,8 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm:
     def open_and_warm() -> None:
         try:
             scoped().gate.warm()
-        except VyreError:
-            pass  # the first tool call opens it again and says what is wrong
+        except Exception as exc:  # the first tool call opens it again and says what is wrong
+            log.warning("could not open memory ahead of the first tool call: %s", exc)
 
     if warm:
         threading.Thread(target=open_and_warm, name="vyre-open", daemon=True).start()

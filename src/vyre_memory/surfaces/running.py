@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import socket
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 SOCKET = "serve.sock"
 MAX_PATH = 100  # bytes: Unix socket paths are limited (108 on Linux, 104 on macOS)
 CONNECT_TIMEOUT = 1.0  # seconds
+READY_TIMEOUT = 15.0  # seconds for the server to say it is there (it may be loading its indexes)
 ANSWER_TIMEOUT = 300.0  # seconds between two events of one answer (a model may be slow)
 log = logging.getLogger("vyre_memory.surfaces")
 
@@ -52,17 +54,26 @@ def listen(home: Path) -> Listener | None:
     """Bind `serve.sock` in `home` for this server; None when it cannot (no Unix sockets, a path too long,
     a read-only home) or when another server already answers there."""
     path = home / SOCKET
-    if not hasattr(socket, "AF_UNIX") or len(os.fsencode(path)) > MAX_PATH:
+    if not hasattr(socket, "AF_UNIX"):
+        return None
+    if len(os.fsencode(path)) > MAX_PATH:
+        log.warning("%s is too long a path for a socket; vyre ask will answer in its own process", path)
         return None
     if _answers(path):
         log.warning("another vyre serve already answers for %s; vyre ask will keep asking that one", home)
         return None
+    try:
+        home.mkdir(parents=True, exist_ok=True)  # a first `vyre serve` comes before the memory makes it
+    except OSError as exc:
+        log.warning("no socket for vyre ask in %s (%s); it will answer in its own process", home, exc)
+        return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    mask = os.umask(0o177)  # the socket file is its owner's alone from the moment it exists
+    mask = os.umask(0o177)  # the socket file is its owner's alone from the moment it exists (no threads yet)
     try:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()  # a stale socket of a server that did not stop cleanly
         sock.bind(os.fsencode(path))
+        sock.listen(128)  # at once: a second server starting meanwhile finds this one answering
         return Listener(sock, path, os.stat(path).st_ino)
     except OSError as exc:
         sock.close()
@@ -96,8 +107,8 @@ def ask_events(
     import httpx
 
     path = home / SOCKET
-    if not path.exists():
-        raise Unreachable(f"no {path}")
+    if not _ours(path):
+        raise Unreachable(f"no socket of this user's at {path}")
     body: dict[str, Any] = {"question": question, "stream": True}
     if project_cwds:
         body["project_cwds"] = project_cwds
@@ -110,8 +121,12 @@ def ask_events(
         trust_env=False,
     )
     try:
+        # a server that is stopped or stuck says nothing here, and the question is answered in this process
+        ready = client.get("/v1/health", timeout=httpx.Timeout(READY_TIMEOUT, connect=CONNECT_TIMEOUT))
+        if ready.status_code != 200:
+            raise Unreachable(f"{path} answered {ready.status_code}")
         response = client.send(client.build_request("POST", "/v1/ask", json=body), stream=True)
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, Unreachable) as exc:
         client.close()
         raise Unreachable(str(exc)) from exc
     if response.status_code != 200 or not response.headers.get("content-type", "").startswith("text/event-stream"):
@@ -123,7 +138,7 @@ def ask_events(
             client.close()
         if message is None:
             raise Unreachable(f"{path} answered {response.status_code}")
-        raise VyreError(message)
+        raise VyreError(f"{message} (said by vyre serve; --local asks in this process)")
     return _events(client, response)
 
 
@@ -138,8 +153,11 @@ def _events(client: httpx.Client, response: httpx.Response) -> Iterator[dict[str
                 name = line[len("event:") :].strip()
             elif line.startswith("data:"):
                 data = json.loads(line[len("data:") :])
+                if not isinstance(data, dict):
+                    raise ValueError(f"an event that is not an object: {line[:80]!r}")
                 if name == "error":
-                    raise VyreError(str(data.get("error", {}).get("message", data)))
+                    message = data.get("error", {}).get("message", data)
+                    raise VyreError(f"{message} (said by vyre serve; --local asks in this process)")
                 done = done or data.get("result") is not None
                 yield data
     except (httpx.HTTPError, ValueError) as exc:
@@ -169,6 +187,15 @@ def _error_message(response: httpx.Response) -> str | None:
         return str(response.json()["error"]["message"])
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def _ours(path: Path) -> bool:
+    """A socket file owned by this user: nothing another user planted is asked anything."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISSOCK(st.st_mode) and (not hasattr(os, "getuid") or st.st_uid == os.getuid())
 
 
 def _answers(path: Path) -> bool:
