@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 SOCKET = "serve.sock"
 MAX_PATH = 100  # bytes: Unix socket paths are limited (108 on Linux, 104 on macOS)
 CONNECT_TIMEOUT = 1.0  # seconds
-READY_TIMEOUT = 15.0  # seconds for the server to say it is there (it may be loading its indexes)
+READY_TIMEOUT = 5.0  # seconds for the server to say it is there
 ANSWER_TIMEOUT = 300.0  # seconds between two events of one answer (a model may be slow)
 log = logging.getLogger("vyre_memory.surfaces")
 
@@ -121,8 +121,9 @@ def ask_events(
         trust_env=False,
     )
     try:
-        # a server that is stopped or stuck says nothing here, and the question is answered in this process
-        ready = client.get("/v1/health", timeout=httpx.Timeout(READY_TIMEOUT, connect=CONNECT_TIMEOUT))
+        # a stopped or stuck server says nothing here, and the question is answered in this process (the
+        # schema is served without the memory, so a server that is busy answering still says it at once)
+        ready = client.get("/openapi.json", timeout=httpx.Timeout(READY_TIMEOUT, connect=CONNECT_TIMEOUT))
         if ready.status_code != 200:
             raise Unreachable(f"{path} answered {ready.status_code}")
         response = client.send(client.build_request("POST", "/v1/ask", json=body), stream=True)
