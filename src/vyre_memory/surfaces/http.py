@@ -453,7 +453,10 @@ def _tcp_sockets(host: str, port: int) -> list[socket.socket]:
         for family, kind, proto, _, address in socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         ):
-            sock = socket.socket(family, kind, proto)
+            try:
+                sock = socket.socket(family, kind, proto)
+            except OSError:
+                continue  # a family this machine lacks (IPv6 switched off), as asyncio does
             out.append(sock)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if family == socket.AF_INET6:
