@@ -89,24 +89,29 @@ def make_passage(n: int, text: str, **fields: object) -> Passage:
     return Passage(**{**base, **fields})  # type: ignore[arg-type]
 
 
+def typed_record(
+    session: str, uuid: str, text: str, ts: str, cwd: str = "/home/me/code/x", *, headless: bool = False
+) -> dict[str, object]:
+    """One Claude Code transcript record: words the person typed (`headless`: a prompt an SDK run sent)."""
+    return {
+        "parentUuid": None,
+        "isSidechain": False,
+        "type": "user",
+        "message": {"role": "user", "content": text},
+        "uuid": uuid,
+        "timestamp": ts,
+        "promptSource": "sdk" if headless else "typed",
+        "userType": "external",
+        "entrypoint": "sdk-cli" if headless else "cli",
+        "cwd": cwd,
+        "sessionId": session,
+        "version": "2.1.0",
+    }
+
+
 def typed_line(session: str, uuid: str, text: str, ts: str, cwd: str = "/home/me/code/x") -> str:
     """One Claude Code transcript line: words the person typed (no newline at the end)."""
-    return json.dumps(
-        {
-            "parentUuid": None,
-            "isSidechain": False,
-            "type": "user",
-            "message": {"role": "user", "content": text},
-            "uuid": uuid,
-            "timestamp": ts,
-            "promptSource": "typed",
-            "userType": "external",
-            "entrypoint": "cli",
-            "cwd": cwd,
-            "sessionId": session,
-            "version": "2.1.0",
-        }
-    )
+    return json.dumps(typed_record(session, uuid, text, ts, cwd))
 
 
 def locomo_file(

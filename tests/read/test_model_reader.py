@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import typed_record
 
 from vyre_memory import Memory
 from vyre_memory.ask.prompts import reader as reader_prompt
@@ -29,20 +30,7 @@ HEADLESS = "You are running unattended for Nora. Her husband Pieter lives in Rot
 
 
 def _user(session: str, uuid: str, text: str, ts: str, *, headless: bool = False) -> dict[str, Any]:
-    extra: dict[str, Any] = {"entrypoint": "sdk-cli", "promptSource": "sdk"} if headless else {"entrypoint": "cli"}
-    return {
-        "parentUuid": None,
-        "isSidechain": False,
-        "type": "user",
-        "message": {"role": "user", "content": text},
-        "uuid": uuid,
-        "timestamp": ts,
-        "userType": "external",
-        "cwd": CWD,
-        "sessionId": session,
-        "version": "2.1.0",
-        **extra,
-    }
+    return typed_record(session, uuid, text, ts, CWD, headless=headless)
 
 
 def _assistant(session: str, uuid: str, text: str, ts: str) -> dict[str, Any]:
