@@ -14,10 +14,11 @@ import re
 import sys
 from pathlib import Path
 
+from vyre_memory.ingest.records import Cursor
+
 from vyre_memory.ask.personal_questions import KnownFact, answer_personal, parse_personal_question
 from vyre_memory.ingest.claude_code import FORMAT
 from vyre_memory.ingest.labels import session_kind
-from vyre_memory.ingest.records import Cursor
 from vyre_memory.read.rules import confirmed_facts, extract
 from vyre_memory.read.trust import judge_turn
 

@@ -13,11 +13,10 @@ import pytest
 from tests.conftest import make_passage
 
 from vyre_memory.ask.answer import AnswerResult, answer_with_model
-from vyre_memory.ask.prompts import GRACE_S
 from vyre_memory.ask.prompts import answer as answer_prompt
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelTimeout
-from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key
+from vyre_memory.models.base import GRACE_S, ModelRequest, render_user_prompt, request_key
 from vyre_memory.models.fake import FakeModel, FunctionModel
 from vyre_memory.models.replay import RecordingBackend, ReplayBackend
 

@@ -81,7 +81,7 @@ def test_a_new_passage_and_a_moved_session_are_seen_after_refresh(tmp_path: Path
     in_b = directory.refresh(mem.store).ids_in(mem.store, Scope(project_cwds=("/home/sam/code/b",))).tolist()
     assert in_b and not set(in_b) & set(first) and directory.ids.tolist() == first + in_b
     # a batch that only relabels a session (no new turn) as memory's own thread: it is read no more
-    from vyre_memory.ingest.records import Cursor, ParseBatch, ParsedSession
+    from vyre_memory.contract import Cursor, ParseBatch, ParsedSession
     from vyre_memory.store.sqlite import SourceBatch
 
     moved = ParsedSession(id=b.session_id, source_file=str(b.path), format="claude-code", cwd="/home/sam/code/b")

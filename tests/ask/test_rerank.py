@@ -9,12 +9,11 @@ import time
 import pytest
 from tests.conftest import make_passage
 
-from vyre_memory.ask.prompts import GRACE_S
 from vyre_memory.ask.prompts import rerank as rerank_prompt
 from vyre_memory.ask.rerank import apply_order, rerank
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
-from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key
+from vyre_memory.models.base import GRACE_S, ModelRequest, render_user_prompt, request_key
 from vyre_memory.models.fake import FakeModel, FunctionModel
 
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

@@ -12,12 +12,11 @@ import pytest
 from tests.conftest import make_passage
 
 from vyre_memory.ask.answer import AnswerResult, answer_with_model
-from vyre_memory.ask.prompts import GRACE_S
 from vyre_memory.ask.prompts import verify as verify_prompt
 from vyre_memory.ask.verify import needs_second_look, own_words_check, second_look, user_relations, verify
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelTimeout
-from vyre_memory.models.base import ModelRequest, render_user_prompt, request_key
+from vyre_memory.models.base import GRACE_S, ModelRequest, render_user_prompt, request_key
 from vyre_memory.models.fake import FakeModel, FunctionModel
 
 NOW = datetime(2026, 9, 30, 9, 0, tzinfo=UTC)

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vyre_memory.ingest import claude_ai
-from vyre_memory.ingest.chatgpt import FORMAT
-from vyre_memory.ingest.records import (
+from vyre_memory.contract import (
     ASSISTANT,
     META,
     THINKING,
@@ -20,6 +18,8 @@ from vyre_memory.ingest.records import (
     Cursor,
     ParseBatch,
 )
+from vyre_memory.ingest import claude_ai
+from vyre_memory.ingest.chatgpt import FORMAT
 
 try:
     from . import gen_sources as gen

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vyre_memory.ingest.claude_ai import FORMAT, ROOT_SENTINEL
-from vyre_memory.ingest.records import (
+from vyre_memory.contract import (
     ASSISTANT,
     PASTED,
     THINKING,
@@ -18,6 +17,7 @@ from vyre_memory.ingest.records import (
     Cursor,
     ParseBatch,
 )
+from vyre_memory.ingest.claude_ai import FORMAT, ROOT_SENTINEL
 
 try:
     from . import gen_sources as gen

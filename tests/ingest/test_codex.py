@@ -6,9 +6,7 @@ import json
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from vyre_memory.ingest.codex import FORMAT
-from vyre_memory.ingest.labels import session_kind
-from vyre_memory.ingest.records import (
+from vyre_memory.contract import (
     AGENT_PROMPT,
     ASSISTANT,
     HEADLESS,
@@ -22,6 +20,8 @@ from vyre_memory.ingest.records import (
     Cursor,
     ParseBatch,
 )
+from vyre_memory.ingest.codex import FORMAT
+from vyre_memory.ingest.labels import session_kind
 
 try:
     from . import gen_sources as gen

@@ -18,8 +18,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from vyre_memory.contract import TURN_KINDS, Cursor, ParseBatch, ParsedSession, ParsedTurn
 from vyre_memory.ingest import chatgpt, claude_ai, codex, exports
-from vyre_memory.ingest.records import TURN_KINDS, Cursor, ParseBatch, ParsedSession, ParsedTurn
 
 try:
     from . import gen_sources as gen

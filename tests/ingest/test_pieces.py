@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
+from vyre_memory.contract import Cursor, ParsedTurn
 from vyre_memory.eval.synth import SessionWriter, write_history
 from vyre_memory.ingest import claude_code, codex
-from vyre_memory.ingest.records import Cursor, ParsedTurn
 from vyre_memory.ingest.runner import IngestSettings
 from vyre_memory.ingest.runner import ingest as run_ingest
 from vyre_memory.store.sqlite import BatchResult, Store

@@ -12,11 +12,11 @@ import pytest
 from tests.conftest import typed_record
 
 from vyre_memory import Memory
-from vyre_memory.ask.prompts import reader as reader_prompt
 from vyre_memory.errors import ModelTimeout
 from vyre_memory.models.base import ModelRequest
 from vyre_memory.models.fake import FakeModel, FunctionModel
 from vyre_memory.models.replay import RecordingBackend, ReplayBackend
+from vyre_memory.read import reader_prompt
 from vyre_memory.read.derive import MODEL_CONFIDENCE_CAP, PEOPLE_BAR, reader_text
 from vyre_memory.read.model_reader import ModelReader, text_hash
 from vyre_memory.store.sqlite import Store

@@ -28,10 +28,11 @@ from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
 from vyre_memory.models.base import ModelBackend, ModelRequest
 
+from ..models.base import complete
 from . import grounding
 from .injection import carries_injection
 from .prompts import answer as prompt
-from .prompts import complete, project_of
+from .prompts import project_of
 
 __all__ = ["AnswerResult", "answer_with_model", "check_answer", "evidence"]
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import PurePosixPath
 
-from ..ingest.records import META, TOOL_CALL, TOOL_OUTPUT, TYPED
+from ..contract import META, TOOL_CALL, TOOL_OUTPUT, TYPED
 from ..store.passages import IndexTurn, NewPassage
 
 PIECE_CHARS = 1200

@@ -29,9 +29,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..contract import AskResult, Passage, Scope
+from ..contract import INTERACTIVE, AskResult, Passage, Scope
 from ..errors import ModelCallsForbidden
-from ..ingest.records import INTERACTIVE
 from ..read.trust import judge_sentence, judge_turn, own_sentences
 from .extract import extract
 from .injection import carries_injection

@@ -20,7 +20,7 @@ from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
 from vyre_memory.models.base import ModelBackend
 
-from .prompts import complete
+from ..models.base import complete
 from .prompts import rerank as prompt
 
 __all__ = ["RerankResult", "apply_order", "rerank"]

@@ -23,19 +23,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from vyre_memory.contract import Passage
+from vyre_memory.contract import TYPED, Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
-from vyre_memory.ingest.records import TYPED
 from vyre_memory.models.base import ModelBackend
 from vyre_memory.read.relations import KIN, PEOPLE_RELATIONS
 from vyre_memory.read.rules import extract
 from vyre_memory.read.trust import judge_sentence, judge_turn, own_sentences
 
+from ..models.base import complete
 from . import grounding
 from .answer import AnswerResult
 from .injection import carries_injection, is_instruction
 from .personal_questions import parse_personal_question
-from .prompts import complete
 from .prompts import verify as prompt
 
 __all__ = [

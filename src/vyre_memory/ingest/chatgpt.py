@@ -24,8 +24,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import exports
-from .records import (
+from ..contract import (
     ASSISTANT,
     META,
     THINKING,
@@ -37,6 +36,7 @@ from .records import (
     ParsedTurn,
     Problem,
 )
+from . import exports
 from .text import file_paths
 
 NAME = "chatgpt"

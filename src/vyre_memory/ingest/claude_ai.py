@@ -25,8 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import exports
-from .records import (
+from ..contract import (
     ASSISTANT,
     PASTED,
     THINKING,
@@ -38,6 +37,7 @@ from .records import (
     ParsedTurn,
     Problem,
 )
+from . import exports
 from .text import file_paths, plain_text, render_tool_input, tool_input_paths
 
 NAME = "claude-ai"

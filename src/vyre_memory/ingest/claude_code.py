@@ -30,9 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .formats import LineFormat
-from .lines import read_json_lines
-from .records import (
+from ..contract import (
     AGENT_PROMPT,
     ASSISTANT,
     COMMAND,
@@ -48,6 +46,8 @@ from .records import (
     ParsedTurn,
     Problem,
 )
+from .formats import LineFormat
+from .lines import read_json_lines
 from .text import file_paths, plain_text, render_tool_input, tool_input_paths
 
 NAME = "claude-code"

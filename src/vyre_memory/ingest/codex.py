@@ -36,9 +36,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .formats import LineFormat
-from .lines import read_json_lines
-from .records import (
+from ..contract import (
     AGENT_PROMPT,
     ASSISTANT,
     COMPACT_SUMMARY,
@@ -53,6 +51,8 @@ from .records import (
     ParsedTurn,
     Problem,
 )
+from .formats import LineFormat
+from .lines import read_json_lines
 from .text import file_paths, render_tool_input, tool_input_paths
 
 NAME = "codex"

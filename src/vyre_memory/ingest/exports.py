@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from .records import Cursor, ParseBatch, ParsedSession, Problem
+from ..contract import Cursor, ParseBatch, ParsedSession, Problem
 
 CHATGPT = "chatgpt"
 CLAUDE_AI = "claude-ai"

@@ -20,8 +20,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from ..contract import Cursor, ParseBatch
 from ..errors import IngestError
-from .records import Cursor, ParseBatch
 
 
 class SourceFormat(Protocol):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import PurePosixPath, PureWindowsPath
 
-from .records import BUILDS_MEMORY, HEADLESS, INTERACTIVE, MEMORY, SUBAGENT, ParsedSession
+from ..contract import BUILDS_MEMORY, HEADLESS, INTERACTIVE, MEMORY, SUBAGENT, ParsedSession
 
 HEADLESS_ENTRYPOINTS = frozenset({"sdk-cli", "sdk-py", "sdk-ts"})
 

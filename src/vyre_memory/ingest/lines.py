@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .records import Cursor
+from ..contract import Cursor
 
 _CHUNK = 1 << 20
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .records import TYPED, Cursor, ParseBatch, ParsedSession, ParsedTurn, Problem
+from ..contract import TYPED, Cursor, ParseBatch, ParsedSession, ParsedTurn, Problem
 
 NAME = "locomo"
 _DATE = re.compile(r"(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})", re.I)

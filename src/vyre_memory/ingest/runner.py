@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..contract import IngestReport
+from ..contract import Cursor, IngestReport, ParseBatch, Problem
 from ..errors import IngestError, StrictIngestError
 from ..store.sqlite import SourceBatch, Store
 from .formats import SourceFormat, detect, get_format, parse_pieces
 from .labels import session_kind
-from .records import Cursor, ParseBatch, Problem
 
 MAX_LINE_BYTES = 64 << 20
 PIECE_BYTES = 32 << 20  # input read into one batch (one transaction) before it is written

@@ -7,6 +7,8 @@ Guarantees:
 - A backend that would send anything off this process (API, local server, `claude` CLI) calls
   `check_model_requests_allowed()` first; with `ALLOW_MODEL_REQUESTS` off it raises
   `ModelCallsForbidden` before any byte is sent. Fakes and replay never check it.
+- `complete(backend, req)` returns within about `req.timeout_s` (plus a small grace) even if a backend hangs:
+  the call runs on a daemon thread and a late answer is dropped as a `ModelTimeout`.
 - Nothing happens at import: no clock reads, no environment reads, no network.
 """
 
@@ -20,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from vyre_memory.errors import ModelCallsForbidden, ModelOutputError
+from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
 
 PURPOSES: tuple[str, ...] = ("rerank", "answer", "verify", "reader")
 DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5"
@@ -153,3 +155,27 @@ def parse_json_output(text: str) -> Any:
         return json.loads(body)
     except (json.JSONDecodeError, ValueError) as exc:
         raise ModelOutputError(f"model output is not JSON: {exc}", raw=text) from exc
+
+
+GRACE_S = 0.25  # how long past its own timeout a backend gets before we stop waiting
+
+
+def complete(backend: ModelBackend, req: ModelRequest) -> ModelResponse:
+    """`backend.complete(req)`, but never waiting much longer than `req.timeout_s`; errors are re-raised as is."""
+    box: dict[str, ModelResponse | BaseException] = {}
+
+    def run() -> None:
+        try:
+            box["out"] = backend.complete(req)
+        except BaseException as exc:  # handed to the caller's thread
+            box["out"] = exc
+
+    worker = threading.Thread(target=run, name=f"vyre-{req.purpose}", daemon=True)
+    worker.start()
+    worker.join(req.timeout_s + GRACE_S)
+    if "out" not in box:
+        raise ModelTimeout(f"{backend.name}: no {req.purpose} answer within {req.timeout_s}s")
+    out = box["out"]
+    if isinstance(out, BaseException):
+        raise out
+    return out

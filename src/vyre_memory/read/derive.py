@@ -34,8 +34,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..contract import FactSource, Turn
-from ..ingest.records import ASSISTANT, TYPED
+from ..contract import ASSISTANT, TYPED, FactSource, Turn
 from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .attribution import ATTRIBUTION_CONFIDENCE, attributions

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
-from ..contract import Edge, EdgeSource, Entity, Fact, Turn
+from ..contract import ASSISTANT, INTERACTIVE, MEMORY, TYPED, Edge, EdgeSource, Entity, Fact, Turn
 from ..errors import NotFoundError, VyreError
-from ..ingest.records import ASSISTANT, INTERACTIVE, MEMORY, TYPED
 from ..store.graph import GraphEdit
 from ..store.sqlite import Store
 from .derive import attributions_of

@@ -4,7 +4,7 @@ Guarantees:
 - it reads only the text it is given; `read/derive.py` gives it only the person's own sentences of a turn
   `judge_turn` trusts (the same `own_sentences` + `judge_sentence` the rules read), never any other turn;
 - each text is sent to the model at most once per prompt version: the checked output is cached in the store
-  by (sha256 of the text, `prompts.reader.VERSION`); a cache hit makes no call; a new VERSION reads again;
+  by (sha256 of the text, `reader_prompt.VERSION`); a cache hit makes no call; a new VERSION reads again;
 - the output is checked before it is cached or returned: the relation is in `relations.RELATIONS`, the object
   (and a named subject) is written in the text (whole words, any case), the object's clause is not negated;
   anything else is dropped and counted. The object is returned as the text writes it (names proper-cased);
@@ -25,10 +25,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..ask.prompts import complete
-from ..ask.prompts import reader as prompt
 from ..errors import ModelError, ModelOutputError, ReplayMissError
-from ..models.base import ModelBackend
+from ..models.base import ModelBackend, complete
+from . import reader_prompt as prompt
 from .derive import MODEL_CONFIDENCE_CAP
 from .relations import KIN, PEOPLE_RELATIONS, RELATIONS, display
 from .rules import FactCandidate

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ingest.records import INTERACTIVE, TYPED
+from ..contract import INTERACTIVE, TYPED
 
 __all__ = [
     "Sentence",

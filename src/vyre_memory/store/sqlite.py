@@ -19,9 +19,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..contract import SearchHit, SessionInfo, Turn
+from ..contract import (
+    ASSISTANT,
+    META,
+    THINKING,
+    TOOL_CALL,
+    TOOL_OUTPUT,
+    ParseBatch,
+    ParsedSession,
+    ParsedTurn,
+    SearchHit,
+    SessionInfo,
+    Turn,
+)
 from ..errors import StoreError
-from ..ingest.records import ASSISTANT, META, THINKING, TOOL_CALL, TOOL_OUTPUT, ParseBatch, ParsedSession, ParsedTurn
 from .facts import FactStore
 from .graph import GraphStore
 from .passages import PassageStore

@@ -5,24 +5,17 @@ Guarantees:
   project folder name, and a bounded excerpt of its text; never by its session id, record uuids or full path.
 - `render_passages` is pure: the same passages give the same text, character for character. Each excerpt is one
   line (whitespace collapsed), so a passage's text can never start a line that looks like another passage's header.
-- `complete(backend, req)` returns within about `req.timeout_s` (plus a small grace) even if a backend hangs:
-  the call runs on a daemon thread and a late answer is dropped as a `ModelTimeout`.
 - Nothing happens at import.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from datetime import datetime
 
 from vyre_memory.contract import Passage
-from vyre_memory.errors import ModelTimeout
-from vyre_memory.models.base import ModelBackend, ModelRequest, ModelResponse
 
-__all__ = ["GRACE_S", "complete", "excerpt", "passage_date", "project_of", "render_passages", "speaker_label"]
-
-GRACE_S = 0.25  # how long past its own timeout a backend gets before we stop waiting
+__all__ = ["excerpt", "passage_date", "project_of", "render_passages", "speaker_label"]
 
 _KIND_LABELS = {
     "typed": "the user's own words",
@@ -86,24 +79,3 @@ def render_passages(passages: Sequence[Passage], *, chars: int) -> str:
             head.append(f"project {project}")
         blocks.append(f"[{i}] {' · '.join(head)}\n{excerpt(p.text, chars)}")
     return "\n\n".join(blocks)
-
-
-def complete(backend: ModelBackend, req: ModelRequest) -> ModelResponse:
-    """`backend.complete(req)`, but never waiting much longer than `req.timeout_s`; errors are re-raised as is."""
-    box: dict[str, ModelResponse | BaseException] = {}
-
-    def run() -> None:
-        try:
-            box["out"] = backend.complete(req)
-        except BaseException as exc:  # handed to the caller's thread
-            box["out"] = exc
-
-    worker = threading.Thread(target=run, name=f"vyre-{req.purpose}", daemon=True)
-    worker.start()
-    worker.join(req.timeout_s + GRACE_S)
-    if "out" not in box:
-        raise ModelTimeout(f"{backend.name}: no {req.purpose} answer within {req.timeout_s}s")
-    out = box["out"]
-    if isinstance(out, BaseException):
-        raise out
-    return out
