@@ -110,7 +110,8 @@ class Scope:
     """Who is asking, and so what may be read.
 
     `project_cwds`: only sessions run in these folders or below. `agent_projects`: an agent
-    granted these projects sees only their sessions and never personal facts. Both None: the
+    granted these projects sees only their sessions, never personal facts, and never the person's
+    asides in those sessions (cut out by retrieval and `Memory.turns`). Both None: the
     person's own surface, which sees everything. Memory's own ask threads are never read.
     """
 

@@ -19,11 +19,13 @@ from .ask.index import embed_passages, index_passages
 from .ask.retrieve import Retriever
 from .config import Config
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
-from .errors import NotFoundError
+from .errors import NotFoundError, ScopeError
 from .ingest.formats import SourceFormat, formats
+from .ingest.labels import is_within
 from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
+from .read.asides import withhold_personal
 from .read.derive import DeriveReport, derive_facts
 from .read.graph import GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.sqlite import Store
@@ -176,8 +178,26 @@ class Memory:
             raise NotFoundError(f"no session {session_id!r}; list them with: vyre sessions")
         return info
 
-    def turns(self, session_id: str, start: int = 0, end: int | None = None) -> list[Turn]:
-        return [self._named(t) for t in self.store.turns(session_id, start=start, end=end)]
+    def turns(
+        self,
+        session_id: str,
+        start: int = 0,
+        end: int | None = None,
+        *,
+        agent_projects: Sequence[str] | None = None,
+    ) -> list[Turn]:
+        """The turns of a session from `start` to before `end`. For an agent granted `agent_projects`: only a
+        session in those projects, with the person's asides cut out of every turn (`read.asides`)."""
+        if agent_projects is not None:
+            info = self.session(session_id)
+            if not (info.cwd and any(is_within(info.cwd, p) for p in agent_projects)):
+                raise ScopeError(f"session {session_id!r} is outside this caller's projects; ask an owner to share it")
+        turns = [self._named(t) for t in self.store.turns(session_id, start=start, end=end)]
+        if agent_projects is None:
+            return turns
+        from dataclasses import replace
+
+        return [replace(t, text=withhold_personal(t.text, t.kind)) for t in turns]
 
     def search(self, text: str, *, project_cwds: Sequence[str] | None = None, limit: int = 20) -> list[SearchHit]:
         return [

@@ -38,8 +38,8 @@ S1, S2, S3 = (f"d3d0a000-0000-4000-8000-00000000000{i}" for i in (1, 2, 3))  # s
 HARLOW_ONLY = ("harlow", "bram", "allauth", "entra", "magic link", "microsoft", "settings.py", "sign-on", S2)
 SHOP_ONLY = ("shop-api", "refunds.py", "credit_customer", "1.8.2", "csv.py", "format_row", "stripe", S1, S3)
 PERSONAL = ("dani", "emrys")
-# Reads of the granted sessions' own passages: an agent sees those sessions (DESIGN "Scopes"), the person's typed
-# words in them included, so only other-project strings count there; answers, sources, known and errors get all.
+# Reads of a project's own passages by the person working in it hold their own asides; an agent's reads of its
+# granted sessions never do (the asides are cut out: test_agent_asides.py), so every string counts there.
 SESSION_READS = ("retrieve", "turns", "search")
 AGENT_SHOP_TOKEN = "agent-token-shop-only-0123456789"
 AGENT_HARLOW_TOKEN = "agent-token-harlow-only-012345678"
@@ -110,7 +110,7 @@ class Seen:
         for label, text in self.items:
             low = text.lower()
             forbidden = self.case.forbidden
-            if label.startswith(SESSION_READS):  # the granted sessions themselves: their own typed words included
+            if label.startswith(SESSION_READS) and self.case.kind == "project":  # the person's own sessions
                 forbidden = tuple(s for s in forbidden if s not in PERSONAL)
             out += [f"{self.case.name} {label}: {s!r} in {text[:300]}" for s in forbidden if s.lower() in low]
         return out

@@ -106,13 +106,16 @@ class Server:
                 self.proc.wait()
 
 
-def start_http(home: Path, *, host: str = "127.0.0.1", token: str | None = None) -> Server:
-    """`vyre serve` as a real process; returns once /v1/health answers."""
+def start_http(
+    home: Path, *, host: str = "127.0.0.1", token: str | None = None, env: dict[str, str] | None = None
+) -> Server:
+    """`vyre serve` as a real process (with `server_env(home)` unless `env` is given); returns once /v1/health
+    answers."""
     port = free_port()
     log = home.parent / f"serve-{port}.log"
     proc = subprocess.Popen(
         [*VYRE, "serve", "--host", host, "--port", str(port), "--home", str(home)],
-        env=server_env(home),
+        env=env or server_env(home),
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
     )

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..contract import INTERACTIVE, AskResult, Passage, Scope
 from ..errors import ModelCallsForbidden
+from ..read.asides import personal_question
 from ..read.trust import judge_sentence, judge_turn, own_sentences
 from .extract import extract
 from .injection import carries_injection
@@ -40,6 +41,10 @@ THRESHOLDS: dict[str, float] = {"person": 0.6, "relation": 0.6, "who-said": 0.6}
 DEFAULT_THRESHOLD = 0.5
 BUDGETS_S = {"rerank": 0.7, "answer": 1.5, "second_look": 0.7}
 # Classes the no-model extractor may answer; people and relations come only from facts.
+AGENT_PERSONAL = (
+    "This scope covers the work in its granted projects only; questions about the person's own life "
+    "(family, home, health, plans) are answered only on the person's own surface."
+)
 EXTRACTIVE = frozenset({"file", "deploy", "date", "decision", "bug", "other", "tool", "number"})
 
 
@@ -117,6 +122,21 @@ class Pipeline:
         timings["fast_path"] = _ms(mark)
         if not fast.abstained:
             result = replace(fast, timings={**timings}, latency_ms=_ms(started))
+            self._store(key, result)
+            yield Event("memory.answered", ask_id)
+            yield Event("result", ask_id, result=result)
+            return
+
+        if not scope.personal_allowed and personal_question(question):
+            # an agent never learns the person's life: no search, no model, nothing read
+            result = AskResult(
+                answer=None,
+                confidence=0.0,
+                abstained=True,
+                known=(AGENT_PERSONAL,),
+                timings={**timings},
+                latency_ms=_ms(started),
+            )
             self._store(key, result)
             yield Event("memory.answered", ask_id)
             yield Event("result", ask_id, result=result)

@@ -12,7 +12,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +22,7 @@ import numpy as np
 
 from ..contract import Passage, Scope
 from ..errors import StoreError
+from ..read.asides import personal_question, withhold_personal
 from ..store.passages import PassageRow
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -189,6 +190,8 @@ class Retriever:
         understanding: Understanding | None = None,
         extra_terms: Sequence[str] = (),
     ) -> list[Passage]:
+        if not scope.personal_allowed and personal_question(question):
+            return []  # the person's life is never searched for an agent
         cfg = config if isinstance(config, RetrievalConfig) else get_config(config)
         now = now or datetime.now(UTC)
         u = understanding or understand(question, now)
@@ -296,7 +299,12 @@ class Retriever:
             if row.turn in seen_turns:
                 continue  # pieces of one turn: keep the best
             seen_turns.add(row.turn)
-            out.append(self._passage(row, score, tuple(sorted(via[pid]))))
+            passage: Passage | None = self._passage(row, score, tuple(sorted(via[pid])))
+            if passage is not None and not scope.personal_allowed:
+                passage = withheld(passage)  # an agent: the person's asides cut out, a turn of nothing else dropped
+            if passage is None:
+                continue
+            out.append(passage)
             if len(out) >= k:
                 break
         return out
@@ -433,6 +441,15 @@ class Retriever:
             via=via,
             about=row.search,
         )
+
+
+def withheld(passage: Passage) -> Passage | None:
+    """The passage as an agent may read it: the person's asides cut out of its text (`read.asides`), and no
+    search text (it quotes what the person asked); None when nothing but asides is left."""
+    text = withhold_personal(passage.text, passage.kind)
+    if not text:
+        return None
+    return replace(passage, text=text, about="")
 
 
 # What an answer of each question class looks like: a passage that has that shape is a

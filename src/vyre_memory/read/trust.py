@@ -30,6 +30,7 @@ __all__ = [
     "judge_turn",
     "own_sentences",
     "paste_announced",
+    "sentences",
 ]
 
 
@@ -251,6 +252,15 @@ def own_sentences(text: str) -> list[Sentence]:
         if own:
             out.extend(_split_sentences(text, a, b))
     return [s for s in out if not _is_code_like(s.text)]
+
+
+def sentences(text: str) -> list[Sentence]:
+    """Every sentence of a text, pasted and code lines included, with spans (`own_sentences` keeps only the
+    person's own)."""
+    out: list[Sentence] = []
+    for a, b in _line_spans(text):
+        out.extend(_split_sentences(text, a, b))
+    return out
 
 
 def paste_announced(previous_text: str) -> bool:

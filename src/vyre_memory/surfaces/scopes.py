@@ -3,7 +3,8 @@
 Guarantees:
 - a caller is the person ("owner", sees everything), the person working in one project
   ("project", questions default to that folder), or an agent granted projects ("agent":
-  only those projects' sessions, never personal facts, never the graph or its edits);
+  only those projects' sessions, never personal facts, never the graph or its edits, and never the
+  person's asides in those sessions: `Memory` cuts them out below every surface, see `read/asides.py`);
 - an agent's grant can only be narrowed by a request, never widened: the grant is passed to
   `Memory` as `agent_projects`, and what the request names goes in `project_cwds`, which
   `Scope.folders()` intersects with the grant inside retrieval;
@@ -33,7 +34,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..contract import AskResult, SessionInfo
 from ..errors import ConfigError, NotFoundError, ScopeError, VyreError
-from ..ingest.labels import is_within
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -69,11 +69,6 @@ class Caller:
                 f"{what} is the person's own memory and this caller is an agent granted only "
                 f"{', '.join(self.projects) or 'no projects'}; use an owner token (config.toml [tokens]) to see it"
             )
-
-    def may_read_session(self, cwd: str | None) -> bool:
-        if self.kind != "agent":
-            return True
-        return cwd is not None and any(is_within(cwd, p) for p in self.projects)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "projects": list(self.projects)}
@@ -283,9 +278,8 @@ class ScopedMemory:
     def turns(self, session_id: str, start: int = 0, end: int | None = None) -> dict[str, Any]:
         """The turns of a session from `start` to before `end`, if this caller may read that session."""
         info = self.gate.call(self.mem.session, session_id)
-        if not self.caller.may_read_session(info.cwd):
-            raise ScopeError(f"session {session_id!r} is outside this caller's projects; ask an owner to share it")
-        turns = self.gate.call(self.mem.turns, session_id, max(0, start), end)
+        grant = list(self.caller.projects) if self.caller.kind == "agent" else None
+        turns = self.gate.call(self.mem.turns, session_id, max(0, start), end, agent_projects=grant)
         return {"session": info.to_dict(), "turns": [t.to_dict() for t in turns]}
 
     # -- facts ----------------------------------------------------------------------------------

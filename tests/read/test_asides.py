@@ -1,0 +1,89 @@
+"""What of a turn an agent may read: the person's asides cut out, the work kept (read/asides.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from vyre_memory.read.asides import WITHHELD, personal_question, withhold_personal
+
+ASIDES_WITH_WORK = [
+    ("nice. have to pick up noor, my wife, at 5 so let's wrap up. tag it as v3.2.0 and deploy", "noor", "v3.2.0"),
+    ("my son tobin starts school monday so i'm off early. the export is slow, look at app/export.py", "tobin",
+     "app/export.py"),
+    ("have to leave at 4 to walk pickle, my whippet. the webhook retry in hooks/retry.py is broken", "pickle",
+     "hooks/retry.py"),
+    ("we finally moved to 14 quarry row! can you rerun the failing test?", "quarry", "failing test"),
+    ("Ines is visiting so I'll push the fix tomorrow", "ines", "push the fix"),
+    ("the cache_key helper is wrong; my dad is in hospital again", "hospital", "cache_key"),
+    ("feeling exhausted today - please bump redis to 7.2.4", "exhausted", "7.2.4"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret", "work"), ASIDES_WITH_WORK)
+def test_the_aside_is_cut_and_the_work_stays(text: str, secret: str, work: str) -> None:
+    kept = withhold_personal(text, "typed")
+    assert secret not in kept.lower()
+    assert work in kept
+    assert WITHHELD in kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["i'm off to the dentist", "dinner with the in-laws tonight", "our kitten knocked my coffee over", "gotta run"],
+)
+def test_a_turn_of_nothing_but_asides_is_empty(text: str) -> None:
+    assert withhold_personal(text, "typed") == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fix the null check in billing/invoice.py",
+        "ok, go ahead",
+        "the child process exits before the parent flushes its log",
+        "run the migration on staging first",
+    ],
+)
+def test_work_and_neutral_replies_are_kept_whole(text: str) -> None:
+    assert withhold_personal(text, "typed") == text
+
+
+def test_prose_loses_only_what_speaks_of_a_life() -> None:
+    text = "Patched the retry in worker.py. Enjoy the weekend with your daughter! The flaky test passes now."
+    kept = withhold_personal(text, "assistant")
+    assert "daughter" not in kept and "worker.py" in kept and "flaky test passes" in kept
+    code = "def visit(node): return node.children  # my sister wrote this"
+    assert withhold_personal(code, "tool_output") == code  # a tool's text is the project's, kept as it is
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what's the user's dog called",
+        "where does the user live",
+        "who is visiting them this weekend",
+        "what's my wife's name",
+        "how old is my son",
+        "when is the user's birthday",
+        "what school do their kids go to",
+        "is the user married",
+    ],
+)
+def test_questions_about_the_persons_life(question: str) -> None:
+    assert personal_question(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which file had the refund bug",
+        "what did we decide about the login flow",
+        "where does the config live",
+        "what version did we deploy last",
+        "who reviewed the payments PR",
+        "why was the nightly export slow",
+        "which field holds the user's birthday in the signup form",
+    ],
+)
+def test_work_questions_are_not_personal(question: str) -> None:
+    assert not personal_question(question)
