@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from .ask.fast_path import FastPath
 from .ask.index import embed_passages, index_passages
+from .ask.pipeline import Event, Pipeline
 from .ask.retrieve import Retriever
 from .config import Config
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
@@ -41,7 +42,7 @@ class Memory:
         self.embedder_reason = ""
         self._retriever: Retriever | None = None
         self._fast_path: FastPath | None = None
-        self._pipeline: Any = None
+        self._pipeline: Pipeline | None = None
         self._entities: tuple[int, list[Entity]] | None = None
         self._backends: dict[str, Any] = {}
         self.backend_reasons: dict[str, str] = {}
@@ -263,6 +264,34 @@ class Memory:
         return self._fast_path
 
     # -- asking -----------------------------------------------------------------------------------
+    @overload
+    def ask(
+        self,
+        question: str,
+        *,
+        project_cwds: Sequence[str] | None = ...,
+        agent_projects: Sequence[str] | None = ...,
+        room: str | None = ...,
+        context: dict[str, Any] | None = ...,
+        stream: Literal[False] = ...,
+        now: datetime | None = ...,
+        config: str | None = ...,
+    ) -> AskResult: ...
+
+    @overload
+    def ask(
+        self,
+        question: str,
+        *,
+        project_cwds: Sequence[str] | None = ...,
+        agent_projects: Sequence[str] | None = ...,
+        room: str | None = ...,
+        context: dict[str, Any] | None = ...,
+        stream: Literal[True],
+        now: datetime | None = ...,
+        config: str | None = ...,
+    ) -> Iterator[Event]: ...
+
     def ask(
         self,
         question: str,
@@ -274,29 +303,42 @@ class Memory:
         stream: bool = False,
         now: datetime | None = None,
         config: str | None = None,
-    ) -> Any:
+    ) -> AskResult | Iterator[Event]:
         """One question in, one cited answer out (or "Not sure." with what memory knows).
 
         Returns an `AskResult`; with `stream=True`, an iterator of events (`memory.thinking`
-        per stage, `memory.answered`, then the result). `room` is accepted for the contract
-        and not used yet. `config` names a retrieval configuration (for ablations).
+        per stage, `memory.answered`, then the result). `room` names one project (its folder, or the
+        folder's last name, as `vyre sessions` shows it): the question is asked of that project's sessions.
+        `config` names a retrieval configuration for this ask alone (ablations: "bm25",
+        "hybrid-no-day" switches the `day` extractor off).
         """
-        from .ask.pipeline import Pipeline
-
         if self._pipeline is None:
             self._pipeline = Pipeline(self)
+        if room is not None:
+            project_cwds = self._room(room, project_cwds)
         scope = _scope(project_cwds, agent_projects, context)
         thread = (context or {}).get("thread")
-        if config is not None:
-            self._pipeline.retrieval_config = config
-        events = self._pipeline.stream(question, scope, now=now, thread=thread)
+        events = self._pipeline.stream(question, scope, now=now, thread=thread, config=config)
         if stream:
             return events
         result = None
         for event in events:
             if event.result is not None:
                 result = event.result
+        assert result is not None
         return result
+
+    def _room(self, room: str, project_cwds: Sequence[str] | None) -> list[str]:
+        """The folders of the project `room` names (narrowed to `project_cwds` when given)."""
+        wanted = os.path.expanduser(room).rstrip("/")
+        cwds = sorted({s.cwd for s in self.store.sessions() if s.cwd})
+        found = [c for c in cwds if c.rstrip("/") == wanted or c.rstrip("/").rsplit("/", 1)[-1] == wanted]
+        if project_cwds is not None:
+            found = [c for c in found if any(is_within(c, p) for p in project_cwds)]
+        if not found:
+            names = sorted({c.rstrip("/").rsplit("/", 1)[-1] for c in cwds})
+            raise NotFoundError(f"no room {room!r}: a room is a project; rooms here: {', '.join(names[:20]) or 'none'}")
+        return found
 
     def _reader_chosen(self) -> bool:
         """The model reader reads every trusted turn once: thousands of calls on a first ingest, so it runs

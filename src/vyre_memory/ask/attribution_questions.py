@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from ..read.attribution import verb_family
 from ..read.relations import display
-from .extract import _stem
 from .personal_questions import KnownFact, PersonalAnswer
+from .text import stem as _stem
 
 __all__ = ["Said", "WhoQuery", "answer_surname", "answer_who", "parse_surname_question", "parse_who_question"]
 

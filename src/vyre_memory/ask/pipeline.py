@@ -33,9 +33,11 @@ from ..contract import INTERACTIVE, AskResult, Passage, Scope
 from ..errors import ModelCallsForbidden
 from ..read.asides import personal_question
 from ..read.trust import judge_sentence, judge_turn, own_sentences
-from .extract import extract
+from .answer_types import asked
+from .candidates import split_ablation
 from .injection import carries_injection
 from .understand import understand
+from .vote import decide
 
 THRESHOLDS: dict[str, float] = {"person": 0.6, "relation": 0.6, "who-said": 0.6}
 DEFAULT_THRESHOLD = 0.5
@@ -45,7 +47,6 @@ AGENT_PERSONAL = (
     "This scope covers the work in its granted projects only; questions about the person's own life "
     "(family, home, health, plans) are answered only on the person's own surface."
 )
-EXTRACTIVE = frozenset({"file", "deploy", "date", "decision", "bug", "other", "tool", "number"})
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,6 @@ class Pipeline:
         self.memory = memory
         self._cache: OrderedDict[str, AskResult] = OrderedDict()
         self._lock = threading.Lock()
-        self.retrieval_config: str | None = None
 
     # -- entry points -----------------------------------------------------------------------
     def ask(
@@ -86,9 +86,10 @@ class Pipeline:
         *,
         now: datetime | None = None,
         thread: str | None = None,
+        config: str | None = None,
     ) -> AskResult:
         result: AskResult | None = None
-        for event in self.stream(question, scope, now=now, thread=thread):  # the last event holds the result
+        for event in self.stream(question, scope, now=now, thread=thread, config=config):  # the last holds the result
             if event.result is not None:
                 result = event.result
         assert result is not None
@@ -101,12 +102,15 @@ class Pipeline:
         *,
         now: datetime | None = None,
         thread: str | None = None,
+        config: str | None = None,
     ) -> Iterator[Event]:
+        """`config` names a retrieval configuration, optionally with extractors switched off ("hybrid-no-day")."""
         started = time.perf_counter()
         now = now or datetime.now(UTC)
+        retrieval_config, extractors_off = split_ablation(config)
         ask_id = hashlib.sha1(f"{question}|{started}".encode()).hexdigest()[:12]
         yield Event("memory.thinking", ask_id, "understanding")
-        key = self._key(question, scope, now, thread)
+        key = self._key(question, scope, now, thread, config)
         cached = self._cached(key)
         if cached is not None:
             yield Event("memory.answered", ask_id)
@@ -153,7 +157,7 @@ class Pipeline:
         rerank_backend = self._backend("rerank")
         k = 30 if rerank_backend is not None else 8
         passages = self.memory.retriever.retrieve(
-            question, scope, k=k, now=now, thread=thread, understanding=u, config=self.retrieval_config
+            question, scope, k=k, now=now, thread=thread, understanding=u, config=retrieval_config
         )
         timings["retrieval"] = _ms(mark)
 
@@ -195,10 +199,10 @@ class Pipeline:
                 model_known.append("Model steps were skipped: today's model budget is spent.")
             if not out.abstained and out.answer:
                 answer, confidence, cite = out.answer, out.confidence, list(out.cite)
-        elif u.qclass in EXTRACTIVE:
-            # text that gives instructions to an AI is no evidence for the extractor either
-            got = extract(question, u, [p for p in passages if not carries_injection(p.text)])
-            if got is not None and u.about_user and u.qclass in ("number", "other", "tool"):
+        elif (wanted := asked(question, u)) is not None:
+            # text that gives instructions to an AI is no evidence for the vote either
+            got = decide(wanted, [p for p in passages if not carries_injection(p.text)], off=extractors_off)
+            if got is not None and u.about_user:
                 got = got if _in_own_words(question, got.cite, got.quote) else None
             if got is not None:
                 answer, confidence, cite = got.answer, got.confidence, list(got.cite)
@@ -287,7 +291,7 @@ class Pipeline:
     def _user_name(self) -> str:
         return str(self.memory.config.user_name or "")
 
-    def _key(self, question: str, scope: Scope, now: datetime, thread: str | None) -> str:
+    def _key(self, question: str, scope: Scope, now: datetime, thread: str | None, config: str | None) -> str:
         store = self.memory.store
         parts = [
             " ".join(question.lower().split()),
@@ -298,7 +302,7 @@ class Pipeline:
             str(store.get_meta("facts_version", "0")),
             str(store.graph_version()),
             str(self.memory.backend_names()),
-            self.retrieval_config or "",
+            config or "",
         ]
         return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..ask.candidates import split_ablation
 from ..contract import Passage
 from ..errors import ConfigError
 from ..memory import Memory
@@ -183,7 +184,7 @@ def _one(
         agent_projects=q.agent_projects,
         k=RETRIEVE_K,
         now=q.asked_at,
-        config=ablation,
+        config=split_ablation(ablation)[0],
     )
     result = QuestionResult(q=q, passages=passages)
     result.latency_ms = (time.perf_counter() - started) * 1000

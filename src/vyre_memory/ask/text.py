@@ -1,0 +1,102 @@
+"""Words, stems, sentences, versions and times: the text helpers every answer step shares.
+
+One copy of each: the stop words, the stemmer, the sentence splitter, what a version looks like and how a
+stored ISO time is read. Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+__all__ = [
+    "SENTENCE",
+    "STOP",
+    "VERSION",
+    "content_words",
+    "day",
+    "overlap",
+    "parse_ts",
+    "sentences",
+    "stem",
+    "version_key",
+    "versions",
+    "words",
+]
+
+STOP = frozenset(
+    "a an the and or but of to in on at for with from by is are was were be been being it this that these those we i "
+    "you he she they me us him them my our your his her their what which who whom whose when where why how did do "
+    "does done doing have has had not no yes so as if then than there here about into over after before just also "
+    "can could would should will shall may might must its it's i'm let's get got any some all one ones again "
+    "ever still now there's that's what's whats".split()
+)
+VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[-+]\w+(?:\.\w+)*)?(?!\w|\.\w)")
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
+
+
+def stem(word: str) -> str:
+    """A crude suffix stripper: "deployed", "deploying", "deploys" -> "deploy"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            base = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiouls":
+                base = base[:-1]  # "shipped" -> "ship", "stopping" -> "stop" (but "called" -> "call")
+            return base
+    return word
+
+
+def words(text: str) -> set[str]:
+    """Stemmed words, with hyphenated, dotted and underscored compounds also split into their parts."""
+    out = set()
+    for w in _WORD.findall(text.lower()):
+        w = w.rstrip(".")
+        out.add(stem(w))
+        if "-" in w or "_" in w or "." in w:  # refunds.py, pdf_renderer_v2, invoice-renderer
+            out.update(stem(part) for part in re.split(r"[-_.]", w) if part)
+    return out
+
+
+def content_words(text: str) -> set[str]:
+    """The stemmed words of a text that say what it is about (no stop words, no single letters)."""
+    return {w for w in words(text) if w not in STOP and len(w) > 1 and stem(w) not in STOP}
+
+
+def overlap(text: str, terms: set[str]) -> float:
+    """The share of `terms` (stemmed) that `text` holds."""
+    if not terms:
+        return 0.0
+    return len(terms & words(text)) / len(terms)
+
+
+def sentences(text: str) -> list[str]:
+    """A text's sentences and lines, stripped of list markers."""
+    return [s.strip(" -*>\t") for s in SENTENCE.split(text) if s.strip(" -*>\t")]
+
+
+def versions(text: str) -> list[str]:
+    """The versions a text names, in order, each once, without a leading "v"."""
+    return list(dict.fromkeys(v.lstrip("vV") for v in VERSION.findall(text)))
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """ "2.10.1" > "2.9.3": versions compare by their numbers (a suffix such as "-rc1" is ignored)."""
+    return tuple(int(n) for n in re.findall(r"\d+", version.split("-")[0].split("+")[0])[:3])
+
+
+def parse_ts(ts: str | None) -> datetime | None:
+    """A stored ISO time as an aware datetime (UTC when it names no zone); None when absent or unreadable."""
+    if not ts:
+        return None
+    try:
+        when = datetime.fromisoformat(str(ts).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def day(ts: str | None) -> str | None:
+    """ "May 13, 2026" from an ISO time."""
+    when = parse_ts(ts)
+    return f"{when:%B} {when.day}, {when.year}" if when else None

@@ -1,0 +1,120 @@
+"""The no-model answer: typed candidates, one vote, one calibrated confidence (ask/answer_types, candidates, vote)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from tests.conftest import make_passage
+
+from vyre_memory.ask.answer_types import asked
+from vyre_memory.ask.candidates import EXTRACTORS, mentions, split_ablation
+from vyre_memory.ask.understand import understand
+from vyre_memory.ask.vote import FEATURES, calibration, candidates, decide
+from vyre_memory.errors import ConfigError
+
+NOW = datetime(2026, 9, 1, tzinfo=UTC)
+
+
+def wanted(question: str):  # type: ignore[no-untyped-def]
+    found = asked(question, understand(question, NOW))
+    assert found is not None, question
+    return found
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("which file had the checkout rounding bug", "path"),
+        ("what module handles the nightly sync", "path"),
+        ("what version did we ship on friday", "version"),
+        ("which release broke the importer", "version"),
+        ("when did we turn on the new cache", "date"),
+        ("how long ago did we move to the new queue", "date"),
+        ("how long did the backfill take", "duration"),
+        ("how many retries does the client make", "count"),
+        ("how much was the cloud bill in march", "amount"),
+        ("which test was flaky in the parser", "identifier"),
+        ("what was the ticket for the login loop", "identifier"),
+        ("which branch has the migration work", "identifier"),
+        ("what command rebuilds the search index", "command"),
+        ("why did the importer time out", "sentence"),
+        ("what did we decide about soft deletes", "sentence"),
+    ],
+)
+def test_the_answer_type_comes_from_the_questions_form(question: str, kind: str) -> None:
+    assert wanted(question).type == kind
+
+
+@pytest.mark.parametrize("question", ["what's my wife's name", "who suggested the new linter", "where do i live"])
+def test_people_and_places_get_no_typed_answer(question: str) -> None:
+    assert asked(question, understand(question, NOW)) is None
+
+
+def test_order_and_aspect_are_constraints() -> None:
+    assert wanted("what version is the api on now").order == "newest"
+    assert wanted("what was the first version we shipped").order == "oldest"
+    assert wanted("why did the importer time out").aspect == "cause"
+    assert wanted("what fixed the flaky upload test").type == "sentence"
+    assert wanted("what fixed the flaky upload test").aspect == "fix"
+
+
+def test_the_questions_own_identifier_is_never_a_candidate() -> None:
+    a = wanted("what was the ticket for the duplicate export in ABC-17")
+    passages = [make_passage(1, "ABC-17 was filed after the export ran twice; the fix went in as ABC-19.")]
+    assert [c.value for c in candidates(a, passages)] == ["ABC-19"]
+
+
+def test_a_count_is_never_a_price_a_duration_or_a_percentage() -> None:
+    a = wanted("how many retries does the uploader make")
+    text = "The uploader makes 5 retries, waits 30 seconds, costs $12 a month and fails 2% of runs."
+    passages = [make_passage(1, text)]
+    assert [c.value for c in candidates(a, passages)] == ["5"]
+
+
+def test_a_version_right_after_another_programs_name_is_marked_foreign() -> None:
+    a = wanted("what version did we ship for the billing service")
+    text = "Upgraded the base image to postgres 16.2.1. We shipped 3.4.0 of the billing service today."
+    found = {c.value: c.features for c in candidates(a, [make_passage(1, text, kind="assistant")])}
+    assert found["16.2.1"]["foreign"] == 1.0
+    assert found["3.4.0"]["foreign"] == 0.0
+
+
+def test_an_answer_is_a_span_of_its_quote_and_its_quote_of_the_cited_passage() -> None:
+    a = wanted("which file had the webhook signature bug")
+    passages = [
+        make_passage(1, "The signature check in app/hooks/verify.py compares the wrong header.", kind="assistant"),
+        make_passage(2, "Fixed the signature bug in app/hooks/verify.py and added a test.", kind="assistant"),
+    ]
+    got = decide(a, passages)
+    assert got is not None
+    assert got.answer == "app/hooks/verify.py"
+    assert got.answer in got.quote and got.quote in got.cite[0].text
+    assert decide(a, passages) == got  # the same passages, the same answer and confidence
+
+
+def test_a_weak_lone_candidate_stays_under_every_threshold() -> None:
+    a = wanted("how long after the release did we roll back")
+    passages = [make_passage(i, "Nothing about it here.") for i in range(1, 7)]
+    passages.append(make_passage(7, "The query took 11 min on the replica.", kind="assistant"))
+    got = decide(a, passages)
+    assert got is not None and got.confidence < 0.5
+
+
+def test_extractors_are_registered_by_name_and_can_be_switched_off() -> None:
+    assert split_ablation("hybrid-no-day") == ("hybrid", frozenset({"day"}))
+    assert split_ablation("bm25") == ("bm25", frozenset())
+    with pytest.raises(ConfigError, match="no extractor named"):
+        split_ablation("hybrid-no-magic")
+    a = wanted("when did we turn on the new cache")
+    passages = [make_passage(1, "Turned on the new cache for everyone.", kind="assistant")]
+    assert {m.extractor for m in mentions(a, passages)} == {"day"}
+    assert mentions(a, passages, off=frozenset({"day"})) == []
+    assert set(EXTRACTORS) >= {"path", "version", "date", "day", "number", "identifier", "command", "sentence"}
+
+
+def test_the_shipped_calibration_covers_every_feature_and_never_bars_under_half() -> None:
+    cal = calibration()
+    assert set(cal.weights) == set(FEATURES)
+    for kind in ("path", "version", "date", "count", "identifier", "sentence", "command"):
+        assert cal.threshold(kind) >= 0.5
