@@ -224,3 +224,23 @@ def test_a_figure_about_the_person_is_not_told_from_the_assistants_words(tmp_pat
     with _billing(tmp_path, "assistant", "You billed acme 14 hours for march, same rate as before.") as m:
         result = m.ask("how many hours did i bill acme for march", now=NOW)
     assert result.abstained and result.answer is None, result.to_dict()
+
+
+def test_known_bullets_are_whole_relevant_sentences_never_cut_mid_word() -> None:
+    from tests.conftest import make_passage
+
+    from vyre_memory.ask.pipeline import KNOWN_CHARS, _known_from
+    from vyre_memory.contract import Scope
+
+    long_tail = " ".join(["the exporter also rewrites every header row"] * 12)
+    passages = [
+        make_passage(1, "Lunch at noon. The nightly export failed because the disk filled up. Retrying now."),
+        make_passage(2, f"Export notes: {long_tail}."),
+        make_passage(3, "Nothing here about it at all."),
+    ]
+    known = _known_from("why did the nightly export fail", passages, Scope())
+    assert known[0].endswith("The nightly export failed because the disk filled up.")
+    assert len(known) == 2 and known[1].endswith("…")
+    body = known[1].split(": ", 1)[1]
+    assert len(body) <= KNOWN_CHARS and long_tail.startswith(body[:-1].removeprefix("Export notes: ")[:40])
+    assert body[:-1].split()[-1] in long_tail.split()  # the cut falls between words

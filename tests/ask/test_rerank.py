@@ -49,13 +49,17 @@ def test_unknown_and_repeated_ids_are_dropped_and_missing_follow_in_order() -> N
     [
         (ModelError("HTTP 500 from the API"), "model error: ModelError: HTTP 500 from the API"),
         (ModelTimeout("no answer within 0.7s"), "model timeout"),
-        (RuntimeError("a backend bug"), "model error: RuntimeError: a backend bug"),
     ],
 )
 def test_model_failure_falls_back_to_retrieval_order(script: BaseException, error: str) -> None:
     result = rerank("q", FIVE, FakeModel([script]), keep=3, timeout_s=0.7)
     assert [p.id for p in result.passages] == [1, 2, 3]
     assert (result.used_model, result.error) == (False, error)
+
+
+def test_a_bug_is_raised_not_taken_for_a_model_failure() -> None:
+    with pytest.raises(RuntimeError, match="a backend bug"):
+        rerank("q", FIVE, FakeModel([RuntimeError("a backend bug")]), keep=3, timeout_s=0.7)
 
 
 def test_unreadable_output_falls_back_and_says_so() -> None:

@@ -11,9 +11,8 @@ from datetime import UTC, datetime
 import pytest
 from tests.conftest import make_passage
 
-from vyre_memory.ask.answer import AnswerResult, answer_with_model
 from vyre_memory.ask.prompts import verify as verify_prompt
-from vyre_memory.ask.verify import needs_second_look, own_words_check, second_look, user_relations, verify
+from vyre_memory.ask.verify import needs_second_look, own_words_check, user_relations, verify
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelTimeout
 from vyre_memory.models.base import GRACE_S, ModelRequest, render_user_prompt, request_key
@@ -127,33 +126,6 @@ def test_same_inputs_give_the_same_request_key() -> None:
 def test_a_real_model_call_under_tests_is_not_swallowed() -> None:
     with pytest.raises(ModelCallsForbidden):
         verify("who is gus", "a neighbour", CITED, FakeModel([ModelCallsForbidden("off")]), timeout_s=0.7)
-
-
-def _answer_then_look(verify_output: str) -> tuple[AnswerResult, FakeModel]:
-    answer = json.dumps({"answer": "Gus, a neighbour", "cite": [1], "confidence": 0.8, "abstain": False, "known": []})
-    model = FakeModel([answer, verify_output], cost_usd=0.001)
-    told = answer_with_model("how do i know gus", CITED, model, now=NOW, qclass="relation", timeout_s=1.5)
-    return second_look("how do i know gus", told, model, qclass="relation", timeout_s=0.7), model
-
-
-def test_second_look_disagreeing_abstains() -> None:
-    result, model = _answer_then_look(verdict(False, "two doors down is a neighbour only by inference"))
-    assert (result.answer, result.abstained, result.confidence, result.cite) == (None, True, 0.0, [])
-    assert result.reason == "second look: two doors down is a neighbour only by inference"
-    assert (result.calls, result.cost_usd) == (2, pytest.approx(0.002))
-    assert [r.purpose for r in model.requests] == ["answer", "verify"]
-
-
-def test_second_look_agreeing_keeps_the_answer() -> None:
-    result, _ = _answer_then_look(verdict(True))
-    assert (result.answer, result.abstained, result.cite, result.calls) == ("Gus, a neighbour", False, [CITED[0]], 2)
-
-
-def test_second_look_is_skipped_where_it_is_not_needed() -> None:
-    told = AnswerResult(answer="uv", confidence=0.9, abstained=False, cite=[CITED[0]], calls=1)
-    model = FakeModel([])
-    assert second_look("which package manager", told, model, qclass="tool", timeout_s=0.7) is told
-    assert model.requests == []
 
 
 # -- the code trust rule: who someone is to the person, only as the person's own words say it -------------------

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from vyre_memory.contract import Passage
-from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
+from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
 from vyre_memory.models.base import ModelBackend, ModelRequest
 
 from ..models.base import complete
@@ -124,7 +124,7 @@ def answer_with_model(
             raise
         except ModelTimeout:
             return done(_abstain("model timeout"))
-        except Exception as exc:  # a backend's failure is an abstention, never a crash
+        except ModelError as exc:  # a backend's failure is an abstention (a bug in our code is raised)
             return done(_abstain(f"model error: {type(exc).__name__}: {exc}"))
         cost += response.cost_usd
         try:

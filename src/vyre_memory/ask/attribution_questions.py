@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ..read.attribution import verb_family
 from ..read.relations import display
 from .personal_questions import KnownFact, PersonalAnswer
+from .text import STOP, names_match
 from .text import stem as _stem
 
 __all__ = ["Said", "WhoQuery", "answer_surname", "answer_who", "parse_surname_question", "parse_who_question"]
@@ -44,12 +45,7 @@ _QUESTION = re.compile(
     r"^(?:and |so |but )?who (?:(?:first|originally|actually|really|initially|kept|keeps|was|is|had|has|else|"
     r"always|even)\s+)*(?P<verb>[a-z]+)\b(?P<rest>.*)$"
 )
-_STOP = frozenset(
-    "a an the and or but of to in on at by for with from into about over after before is are was were be been it "
-    "this that these those we i you he she they my our your his her their me us them what which who whom whose "
-    "when where why how did do does have has had not no so as if then than there here just also again first "
-    "place originally initially kept keep always even ever up out off all any some its it's".split()
-)
+_STOP = STOP | frozenset("place originally initially kept keep always first".split())
 _TIME = frozenset(
     "january february march april may june july august september october november december jan feb mar apr jun "
     "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today yesterday "
@@ -106,11 +102,6 @@ def _family_of(s: Said) -> str | None:
     return verb_family(obj.split()[0]) if obj.split() else None
 
 
-def _same_person(a: str, b: str) -> bool:
-    a, b = a.lower(), b.lower()
-    return a == b or a.split()[0] == b or b.split()[0] == a
-
-
 def answer_who(query: WhoQuery, said: Sequence[Said]) -> PersonalAnswer | None:
     """The person whose reported words answer the question, or None (abstain)."""
     kinds = _COMPATIBLE.get(query.family, frozenset())
@@ -134,7 +125,7 @@ def answer_who(query: WhoQuery, said: Sequence[Said]) -> PersonalAnswer | None:
     rivals = [
         s
         for c, s in scored
-        if c >= best_cover - RIVAL_MARGIN and not any(_same_person(s.fact.subject, who) for who in subjects)
+        if c >= best_cover - RIVAL_MARGIN and not any(names_match(s.fact.subject, who) for who in subjects)
     ]
     if rivals:
         return None
@@ -142,7 +133,7 @@ def answer_who(query: WhoQuery, said: Sequence[Said]) -> PersonalAnswer | None:
     facts: list[KnownFact] = []
     for who in subjects:
         # a fuller name the person used for the same reporter elsewhere ("marcus oyelaran" for "marcus")
-        agreeing = [s for c, s in scored if _same_person(s.fact.subject, who)]
+        agreeing = [s for c, s in scored if names_match(s.fact.subject, who)]
         name = max((s.fact.subject for s in agreeing), key=len)
         names.append(display(name))
         facts.extend(s.fact for s in agreeing if s.fact.subject == name or s in together)

@@ -36,6 +36,7 @@ from ..read.trust import judge_sentence, judge_turn, own_sentences
 from .answer_types import asked
 from .candidates import split_ablation
 from .injection import carries_injection
+from .text import content_words, overlap, sentences
 from .understand import understand
 from .vote import decide
 
@@ -253,7 +254,7 @@ class Pipeline:
                 cost_usd=round(cost, 6),
             )
         else:
-            known = list(fast.known) + model_known + _known_from(passages, scope)
+            known = list(fast.known) + model_known + _known_from(question, passages, scope)
             # an abstention's sources are what was looked at; for an agent they could quote the
             # person's own words about their life, so an agent gets none
             looked_at = tuple(p.source() for p in passages[:3]) if scope.personal_allowed else ()
@@ -369,17 +370,30 @@ def _in_own_words(question: str, cite: Sequence[Passage], quote: str | None = No
     return bool(holding) and all(_own_statement(s) for s in holding)
 
 
-def _known_from(passages: Sequence[Passage], scope: Scope) -> list[str]:
-    """What the top passages are about: 'On May 13 in ledgerline-api: …' (never personal for an agent)."""
+KNOWN_CHARS = 240
+
+
+def _known_from(question: str, passages: Sequence[Passage], scope: Scope) -> list[str]:
+    """What the top passages say about the question: per passage, its whole sentence that holds most of the
+    question's words ("2026-05-13 billing-api: The retry runs twice because ..."), none that holds none of them,
+    and a sentence too long for a bullet cut at a word with "…" (never mid-word). Never personal for an agent."""
+    terms = content_words(question)
     out = []
-    for p in passages[:2]:
+    for p in passages[:3]:
         if not scope.personal_allowed and p.kind == "typed":
             continue
-        first = p.text.strip().split("\n", 1)[0][:160]
+        scored = [(overlap(s, terms), -i, s) for i, s in enumerate(sentences(p.text)) if len(s) >= 12]
+        if not scored or not terms:
+            continue
+        cover, _, best = max(scored)
+        if cover == 0:
+            continue
+        if len(best) > KNOWN_CHARS:
+            best = best[: best.rfind(" ", 0, KNOWN_CHARS - 1)].rstrip(" ,;:") + "…"
         day = (p.ts or "")[:10]
         project = (p.cwd or "").rstrip("/").rsplit("/", 1)[-1]
-        out.append(f"{day} {project}: {first}".strip())
-    return out
+        out.append(f"{day} {project}: {best}".strip())
+    return out[:2]
 
 
 def _ms(start: float) -> float:

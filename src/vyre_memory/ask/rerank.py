@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from vyre_memory.contract import Passage
-from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
+from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
 from vyre_memory.models.base import ModelBackend
 
 from ..models.base import complete
@@ -70,7 +70,7 @@ def rerank(
         raise
     except ModelTimeout:
         return done(passages, False, error="model timeout")
-    except Exception as exc:  # a backend's failure falls back to retrieval's order, never a crash
+    except ModelError as exc:  # a backend's failure keeps retrieval's order (a bug is raised)
         return done(passages, False, error=f"model error: {type(exc).__name__}: {exc}")
     try:
         order = prompt.parse(response.text).order

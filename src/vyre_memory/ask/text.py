@@ -15,6 +15,7 @@ __all__ = [
     "VERSION",
     "content_words",
     "day",
+    "names_match",
     "overlap",
     "parse_ts",
     "sentences",
@@ -25,11 +26,18 @@ __all__ = [
 ]
 
 STOP = frozenset(
-    "a an the and or but of to in on at for with from by is are was were be been being it this that these those we i "
-    "you he she they me us him them my our your his her their what which who whom whose when where why how did do "
-    "does done doing have has had not no yes so as if then than there here about into over after before just also "
-    "can could would should will shall may might must its it's i'm let's get got any some all one ones again "
-    "ever still now there's that's what's whats".split()
+    """a about above after again against all also am an and any are aren aren't as at be because been before being
+    below between both but by can can't cannot could couldn couldn't did didn didn't do does doesn doesn't doing don
+    don't down during each few for from further get gets got gotten had hadn hasn has have haven having he her here
+    hers herself him himself his how i if in into is isn it it's its itself just let me might more most mustn my
+    myself no nor not now of off on once only or other ought our ours ourselves out over own same shan she should
+    shouldn so some such than that that's the their theirs them themselves then there there's these they this those
+    through to too under until up very was wasn we were weren what what's when where which while who who's whom whose
+    why will with won would wouldn you your yours yourself yourselves ever really actually again already still
+    currently these days nowadays latest recent recently lately right exactly please remind tell know remember say
+    thing things stuff one ones kind sort type anything something someone somebody us yes yeah ok okay hey
+    i'm i've i'd i'll we're we've we'd we'll you're you've isn't wasn't weren't won't hasn't haven't hadn't
+    shouldn't wouldn't couldn't mustn't let's last per via""".split()
 )
 VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[-+]\w+(?:\.\w+)*)?(?!\w|\.\w)")
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
@@ -100,3 +108,9 @@ def day(ts: str | None) -> str | None:
     """ "May 13, 2026" from an ISO time."""
     when = parse_ts(ts)
     return f"{when:%B} {when.day}, {when.year}" if when else None
+
+
+def names_match(a: str, b: str) -> bool:
+    """Two names of one person: the same words, or one's words all in the other ("Dani" and "Dani Rivera")."""
+    x, y = set(a.lower().split()), set(b.lower().split())
+    return bool(x) and bool(y) and (x <= y or y <= x)

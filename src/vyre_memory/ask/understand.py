@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from .text import STOP
 from .timewords import TimeWindow, parse_time, strip_spans
 
 __all__ = ["QCLASSES", "TimeWindow", "Understanding", "classify", "is_stop_word", "strip_time_words", "understand"]
@@ -276,20 +277,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_STOP = _words(
-    """a about above after again against all also am an and any are aren aren't as at be because been before being
-    below between both but by can can't cannot could couldn couldn't did didn didn't do does doesn doesn't doing don
-    don't down during each few for from further get gets got gotten had hadn hasn has have haven having he her here
-    hers herself him himself his how i if in into is isn it it's its itself just let me might more most mustn my
-    myself no nor not now of off on once only or other ought our ours ourselves out over own same shan she should
-    shouldn so some such than that that's the their theirs them themselves then there there's these they this those
-    through to too under until up very was wasn we were weren what what's when where which while who who's whom whose
-    why will with won would wouldn you your yours yourself yourselves ever really actually again already still
-    currently these days nowadays latest recent recently lately right exactly please remind tell know remember say
-    thing things stuff one ones kind sort type anything something someone somebody us yes yeah ok okay hey
-    i'm i've i'd i'll we're we've we'd we'll you're you've isn't wasn't weren't won't hasn't haven't hadn't
-    shouldn't wouldn't couldn't mustn't let's last per via"""
-)
+_STOP = STOP
 _KEEP_SHORT = frozenset({"ml", "ai", "ci", "cd", "db", "ui", "ux", "qa", "pr", "os", "go", "r", "c"})
 _TOKEN = re.compile(r"/?[\w][\w.\-/+#%@:]*[\w%+#]|/?\w")
 _CURRENT = re.compile(

@@ -5,8 +5,8 @@ Guarantees:
   answer names a relation between people ("wife", "my manager", "neighbour", "sister-in-law" ...).
 - `verify(...)` never raises for anything a model does: an error, a timeout, unreadable output, no backend or no
   cited passage all count as not agreeing, with the reason. Only `ModelCallsForbidden` propagates.
-- `second_look(...)` applies it to an `AnswerResult`: an answer that needs one and is not agreed with becomes an
-  abstention ("second look: <reason>"); the verify call's cost, time and count are added either way.
+- the pipeline (`pipeline.py`, stage 6) calls `verify` for an answer that `needs_second_look`: one that is not
+  agreed with becomes an abstention.
 - Deterministic: the same inputs make the same request (the same request key).
 - `own_words_check(...)` is the code trust rule, no model: an answer that tells who someone is to the person
   ("Your wife is Dani"; "Dani" to "what's my wife's name"; see `user_relations`) agrees only when each name and
@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from vyre_memory.contract import TYPED, Passage
-from vyre_memory.errors import ModelCallsForbidden, ModelOutputError, ModelTimeout
+from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
 from vyre_memory.models.base import ModelBackend
 from vyre_memory.read.relations import KIN, PEOPLE_RELATIONS
 from vyre_memory.read.rules import extract
@@ -32,10 +32,10 @@ from vyre_memory.read.trust import judge_sentence, judge_turn, own_sentences
 
 from ..models.base import complete
 from . import grounding
-from .answer import AnswerResult
 from .injection import carries_injection, is_instruction
 from .personal_questions import parse_personal_question
 from .prompts import verify as prompt
+from .text import names_match
 
 __all__ = [
     "SECOND_LOOK_CLASSES",
@@ -43,7 +43,6 @@ __all__ = [
     "VerifyResult",
     "needs_second_look",
     "own_words_check",
-    "second_look",
     "user_relations",
     "verify",
 ]
@@ -101,7 +100,7 @@ def verify(
         raise
     except ModelTimeout:
         return done(False, "model timeout")
-    except Exception as exc:  # a failed second look is a disagreement, never a crash
+    except ModelError as exc:  # a failed second look is a disagreement (a bug is raised)
         return done(False, f"model error: {type(exc).__name__}: {exc}")
     try:
         out = prompt.parse(response.text)
@@ -109,31 +108,6 @@ def verify(
         return done(False, "unparseable output", response.cost_usd)
     reason = out.reason or ("supported" if out.supported else "not supported")
     return done(out.supported, reason, response.cost_usd)
-
-
-def second_look(
-    question: str,
-    result: AnswerResult,
-    backend: ModelBackend | None,
-    *,
-    qclass: str,
-    timeout_s: float = DEFAULT_TIMEOUT_S,
-    model: str = "",
-    user_name: str = "",
-) -> AnswerResult:
-    """`result`, or an abstention when it needs a second look and the verify prompt does not agree."""
-    if result.abstained or result.answer is None or not needs_second_look(qclass, result.answer):
-        return result
-    check = verify(question, result.answer, result.cite, backend, timeout_s=timeout_s, model=model, user_name=user_name)
-    spent = replace(
-        result,
-        cost_usd=result.cost_usd + check.cost_usd,
-        latency_ms=result.latency_ms + check.latency_ms,
-        calls=result.calls + (1 if backend is not None else 0),
-    )
-    if check.agrees:
-        return spent
-    return replace(spent, answer=None, confidence=0.0, abstained=True, cite=[], reason=f"second look: {check.reason}")
 
 
 # ---------------------------------------------------------------- the code trust rule for who someone is to the user
@@ -244,15 +218,10 @@ def user_relations(question: str, answer: str, *, user_name: str = "") -> list[U
     return out
 
 
-def _same_person(said: str, known: str) -> bool:
-    a, b = set(said.lower().split()), set(known.lower().split())
-    return bool(a) and bool(b) and (a <= b or b <= a)
-
-
 def _fact_agrees(rel: UserRelation, facts: Sequence[tuple[str, str, str]]) -> bool:
     covers = _COVERS.get(rel.relation, frozenset({rel.relation}))
     return any(
-        relation in covers and (rel.chained or subject == "user") and _same_person(rel.name, obj)
+        relation in covers and (rel.chained or subject == "user") and names_match(rel.name, obj)
         for subject, relation, obj in facts
     )
 
@@ -271,7 +240,7 @@ def _own_sentences_of(cited: Sequence[Passage]) -> list[str]:
 def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
     covers = _COVERS.get(rel.relation, frozenset({rel.relation}))
     for c in extract(sentence):
-        if c.relation in covers and (rel.chained or c.subject == "user") and _same_person(rel.name, c.object):
+        if c.relation in covers and (rel.chained or c.subject == "user") and names_match(rel.name, c.object):
             return True
     for m in _OWN_MENTION.finditer(sentence):
         if _RELATION_WORDS[m.group("rel").lower()] not in covers or (bool(m.group("chain")) and not rel.chained):
