@@ -158,3 +158,21 @@ def test_an_alias_two_people_share_is_never_resolved_and_a_said_full_name_is_kep
     assert resolve_aliases(people, "who is marcus tran") is None
     assert resolve_aliases(people, "who is marcus") is None
     assert resolve_aliases(people, "what did owen ask") == "what did Owen Pratt ask"
+
+
+def test_a_reversed_decision_is_history_and_the_reversal_is_current(tmp_path: Path) -> None:
+    cwd = "/home/ana/code/quillpad"
+    folder = tmp_path / "projects" / cwd.replace("/", "-")
+    folder.mkdir(parents=True)
+    lines = [
+        _typed("s-1", "u-1", "we decided to use half-even rounding for the totals", "2026-05-02T10:00:00Z", cwd),
+        _typed("s-2", "u-2", "ok, let's revert to half-up rounding for the totals", "2026-06-20T10:00:00Z", cwd),
+    ]
+    (folder / "s.jsonl").write_text("".join(lines), encoding="utf-8")
+    with Memory(tmp_path / "home", embedder="none", user_name="Ana") as mem:
+        mem.ingest([tmp_path / "projects"])
+        decisions = {e.name: e.status for e in mem.graph() if e.kind == "decision"}
+    assert decisions == {
+        "use half-even rounding for the totals": "superseded",
+        "half-up rounding for the totals": "current",
+    }

@@ -44,7 +44,11 @@ _DECISION = re.compile(
     r"go\s+with|\bgoing\s+with|\bwe(?:'re|\s+are)?\s+going\s+with|\bwe\s+(?:have\s+)?decided\s+(?:to\s+|on\s+|that\s+)?"
     r"|\bdecided\s+(?:to|on|against)|\bswitching\s+to|\bwe(?:'re|\s+are)?\s+switching\s+to|\bsettled\s+on"
     r"|\bwe\s+drop|^\s*(?:so:?\s+)?drop|^[\s*>-]*decision(?:\s+summary|\s+log\s+updated)?\s*(?:\*\*)?\s*:(?:\*\*)?"
-    r"|\b(?:we're|we\s+are)\s+dropping)\s+",
+    r"|\b(?:we're|we\s+are)\s+dropping"
+    # a reversal is a decision too, and the newer one on its topic: "revert to", "go back to", "stick with"
+    r"|\b(?:let'?s\s+|we(?:'ll|\s+will)?\s+|we(?:'re|\s+are)\s+)?(?:revert(?:ing)?|go(?:ing)?\s+back|switch(?:ing)?\s+back)"
+    r"\s+to|\b(?:let'?s|we(?:'ll|\s+will))\s+(?:keep|stick\s+with)|\bwe(?:'re|\s+are)\s+(?:keeping|sticking\s+with)"
+    r"|\breversing\s+(?:the\s+)?(?:decision|call)\s+(?:on|about))\s+",
     re.I,
 )
 _NOT_A_DECISION = re.compile(r"\b(for the (afternoon|morning|evening)|for a bit|for now\?)\b|\?\s*$", re.I)
@@ -60,7 +64,8 @@ _PERSON_BEFORE = re.compile(
 _GENERIC = words(
     "with that this then them they from have will would should could just also into onto over when what which "
     "where there here make made using used stay stays keep kept now today first only same more less after before "
-    "decision decided summary log updated going let's lets drop dropped dropping switch switching"
+    "decision decided summary log updated going let's lets drop dropped dropping switch switching revert reverting "
+    "back keep keeping stick sticking reversing"
 )
 
 _WORK_RELATIONS = frozenset({"boss", "colleague", "client", "works_at"})
