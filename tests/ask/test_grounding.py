@@ -212,3 +212,14 @@ def test_names_are_the_name_claims_only() -> None:
         "Dani Reyes",
         "Marcus",
     ]
+
+
+def test_the_quote_is_the_sentence_that_grounds_the_answer_even_far_into_a_long_passage() -> None:
+    from vyre_memory.ask.grounding import quote_for
+
+    text = "We read the logs for a while and nothing stood out. " * 15 + "The rollback went to v2.40.3 on June 12."
+    quote = quote_for("2.40.3 (rolled back on June 12)", text)
+    assert quote == "The rollback went to v2.40.3 on June 12."
+    assert check("2.40.3 (rolled back on June 12)", [quote]).ok
+    opening = quote_for("nothing it holds", text)
+    assert len(opening) <= 500 and opening.endswith("…") and text.startswith(opening[:-1])

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-__all__ = ["Evidence", "GroundingResult", "check", "claims", "names", "passage_evidence"]
+__all__ = ["Evidence", "GroundingResult", "check", "claims", "names", "passage_evidence", "quote_for"]
 
 MONTHS = (
     "january",
@@ -388,3 +388,24 @@ def passage_evidence(text: str, *, name: str = "", ts: str | None = None, projec
             days = sorted({d for word, d in _RELATIVE_DAYS if word in low} | {0})
             head.extend(f"{when + timedelta(days=d):%Y-%m-%d %A}" for d in days)
     return " ".join(head) + "\n" + text if head else text
+
+
+QUOTE_CHARS = 500
+_QUOTE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
+
+
+def quote_for(answer: str, text: str, *, limit: int = QUOTE_CHARS) -> str:
+    """The sentences of `text` that ground `answer`'s claims (in the text's order, joined by " … "): the quote a
+    person is shown. A claim no single sentence holds is left to the passage's opening; with no claim held by any
+    sentence, the opening of the text, cut at a word."""
+    sentences = [s.strip() for s in _QUOTE_SPLIT.split(text) if s.strip()]
+    chosen: dict[int, None] = {}
+    for kind, claim in _typed_claims(answer):
+        for i, s in enumerate(sentences):
+            if _grounded(kind, claim, Evidence([s])):
+                chosen.setdefault(i, None)
+                break
+    if not chosen:
+        return text if len(text) <= limit else text[: text.rfind(" ", 0, limit - 1) + 1].rstrip() + "…"
+    quote = " … ".join(sentences[i] for i in sorted(chosen))
+    return quote if len(quote) <= limit else quote[: quote.rfind(" ", 0, limit - 1)].rstrip() + "…"

@@ -35,6 +35,7 @@ from ..read.asides import personal_question
 from ..read.trust import judge_sentence, judge_turn, own_sentences
 from .answer_types import asked
 from .candidates import split_ablation
+from .grounding import quote_for
 from .injection import carries_injection
 from .text import content_words, overlap, sentences
 from .understand import understand
@@ -200,6 +201,7 @@ class Pipeline:
                 model_known.append("Model steps were skipped: today's model budget is spent.")
             if not out.abstained and out.answer:
                 answer, confidence, cite = out.answer, out.confidence, list(out.cite)
+                quotes = {p.id: quote_for(out.answer, p.text) for p in cite}  # the sentences that ground it
         elif (wanted := asked(question, u)) is not None:
             # text that gives instructions to an AI is no evidence for the vote either
             got = decide(wanted, [p for p in passages if not carries_injection(p.text)], off=extractors_off)
