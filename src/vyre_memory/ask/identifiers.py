@@ -58,7 +58,7 @@ def identifier(kind: str, u: Understanding, passages: Sequence[Passage]) -> Extr
     terms = _terms(u) - _KIND_WORDS.get(kind, set())
     words = {w for t in u.terms for w in re.split(r"[-_\s]+", t.lower()) if len(w) >= 4}
     named = {w for p in passages[:8] for w in _project_words(p.cwd)} & words
-    # the project's own name says where to look, not what to look for ("ledgerline-api": not "api")
+    # the project's own name says where to look, not what to look for ("harbor-api": not "api")
     terms -= {w for p in passages[:8] if named & _project_words(p.cwd) for w in _name_parts(p.cwd)}
     pattern = _TICKET if kind == "ticket" else _TEST
     votes = _Votes()

@@ -355,7 +355,7 @@ def _h_month(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
         if prev not in _PREP_WORDS:
             return None
         if prev in _RANGE_JOINS and not re.search(r"\b(?:between|from)\b", before):
-            return None  # "leon and may", not "between march and may"
+            return None  # "noor and may", not "between march and may"
     year = _recent_month_year(ctx, month, which)
     return (*_month_span(ctx, year, month), "exact", True)
 
