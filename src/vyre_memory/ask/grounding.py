@@ -22,24 +22,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from .datelang import english_names
+
 __all__ = ["Evidence", "GroundingResult", "check", "claims", "names", "passage_evidence"]
 
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
-_MONTH_NUM = {m: i + 1 for i, m in enumerate(MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {"sept": 9}
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTH_NUM, _WEEKDAY_NUM = english_names()  # "jan", "january", "sept" -> 1..12; "monday" -> 0..6
+WEEKDAYS = tuple(_WEEKDAY_NUM)
 _CARDINALS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty"
