@@ -7,10 +7,10 @@ Q ?= what did we decide last week
 DEMO_Q ?= which file had the refund bug
 
 .DEFAULT_GOAL := help
-.PHONY: help run test browser lint format bench demo clean
+.PHONY: help run test browser dictionary lint format bench demo clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +43,12 @@ run: $(VENV)/.installed ## Install, ingest ~/.claude/projects (or the demo histo
 browser: $(VENV)/.installed-dev ## Debian's chromium and Playwright, for the web page test
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
-test: $(VENV)/.installed-dev browser ## Install and run the test suite
+# tests/test_eval_words.py needs an English word list to tell ordinary words from names in the open data.
+dictionary: ## Debian's wamerican (/usr/share/dict/words), when root with apt
+	@test -f /usr/share/dict/words || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
+		(apt-get update -qq && apt-get install -y -qq wamerican >/dev/null)
+
+test: $(VENV)/.installed-dev browser dictionary ## Install and run the test suite
 	VYRE_CHECK_UNUSED_RECORDINGS=1 $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-dev ## ruff and mypy

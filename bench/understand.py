@@ -2,7 +2,9 @@
 
 Usage: .venv/bin/python bench/understand.py [--shared /work/shared] [--misses] [--locomo-classes]
 Prints p50/p95/max microseconds per ``understand()`` call over every world and LoCoMo question, and, per world,
-how often ``qclass`` agrees with the gold ``class``.
+how often ``qclass`` agrees with the gold ``class``; the first call of the process (dateparser's English data
+loads); and the same figures over questions in other languages (dateparser translates their time words), with
+how many English questions took a window from another language (there should be none).
 """
 
 from __future__ import annotations
@@ -15,7 +17,34 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
+from vyre_memory.ask.datelang import foreign_time_phrases
 from vyre_memory.ask.understand import understand
+
+# Invented questions in other languages, for the cost of dateparser's path (not scored).
+FOREIGN = [
+    "Was haben wir letzte Woche am Importer geändert?",
+    "Welche Datei hatte gestern den Fehler?",
+    "Was ist vor drei Tagen beim Deploy kaputtgegangen?",
+    "¿Qué arreglamos la semana pasada en el cargador?",
+    "¿Qué desplegamos en diciembre?",
+    "¿Qué rompimos hace 3 días?",
+    "Co wdrożyliśmy w zeszłym tygodniu?",
+    "Co się zepsuło 3 dni temu w kolejce?",
+    "Qu'avons-nous livré la semaine dernière ?",
+    "Qu'est-ce qui a cassé en août ?",
+    "Cosa abbiamo rilasciato ieri?",
+    "O que corrigimos na semana passada?",
+]
+
+
+def _figures(name: str, times: list[float]) -> None:
+    times.sort()
+    p95 = times[int(len(times) * 0.95)]
+    p99 = times[int(len(times) * 0.99)]
+    print(
+        f"understand() {name}: {len(times)} calls, p50 {statistics.median(times):.0f} us, "
+        f"p95 {p95:.0f} us, p99 {p99:.0f} us, max {times[-1]:.0f} us"
+    )
 
 
 def _load(shared: Path) -> tuple[dict[str, list[dict[str, str]]], list[str]]:
@@ -46,6 +75,12 @@ def main() -> None:
     worlds, locomo = _load(Path(args.shared))
     calls: list[tuple[str, datetime]] = [(q["question"], _when(q)) for qs in worlds.values() for q in qs]
     calls += [(q, datetime(2024, 1, 1, tzinfo=UTC)) for q in locomo]
+    t0 = time.perf_counter_ns()
+    understand(calls[0][0], calls[0][1])
+    print(f"understand() first call of the process: {(time.perf_counter_ns() - t0) / 1e6:.0f} ms")
+    t0 = time.perf_counter_ns()
+    understand("what did we change", calls[0][1])
+    print(f"understand() first call with no English time words: {(time.perf_counter_ns() - t0) / 1e6:.0f} ms")
     for text, now in calls[:200]:  # warm up
         understand(text, now)
     wall: list[float] = []
@@ -57,14 +92,23 @@ def main() -> None:
             cpu.append((time.thread_time_ns() - c0) / 1000)
             wall.append((time.perf_counter_ns() - t0) / 1000)
     # wall time includes waiting for a CPU on a busy machine; CPU time is what the code costs
-    for name, times in (("wall", wall), ("cpu", cpu)):
-        times.sort()
-        p95 = times[int(len(times) * 0.95)]
-        p99 = times[int(len(times) * 0.99)]
-        print(
-            f"understand() {name}: {len(calls)} questions x3, p50 {statistics.median(times):.0f} us, "
-            f"p95 {p95:.0f} us, p99 {p99:.0f} us, max {times[-1]:.0f} us"
-        )
+    _figures(f"wall, {len(calls)} questions x3", wall)
+    _figures(f"cpu, {len(calls)} questions x3", cpu)
+    foreign = [text for text, _ in calls if foreign_time_phrases(text.lower())]
+    print(f"English questions with a time phrase read as another language: {len(foreign)}", *foreign[:5], sep="\n  ")
+    now = datetime(2026, 3, 13, tzinfo=UTC)
+    t0 = time.perf_counter_ns()
+    for text in FOREIGN:  # the first question in each language loads its translator
+        understand(text, now)
+    print(f"understand() {len(FOREIGN)} other-language questions, cold: {(time.perf_counter_ns() - t0) / 1e6:.0f} ms")
+    found = sum(1 for text in FOREIGN if understand(text, now).window is not None)
+    times = []
+    for _ in range(20):
+        for text in FOREIGN:
+            t0 = time.perf_counter_ns()
+            understand(text + " ", now)  # a new string each round: no cache hit on the whole question
+            times.append((time.perf_counter_ns() - t0) / 1000)
+    _figures(f"wall, other languages ({found}/{len(FOREIGN)} with a window)", times)
     for name, qs in worlds.items():
         ok = 0
         for q in qs:

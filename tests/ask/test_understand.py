@@ -392,3 +392,50 @@ def test_stop_words_are_the_words_terms_leave_out() -> None:
         "potluck",
         "curry",
     ]
+
+
+# --- other languages: dateparser translates the time words, the same window layer reads them --------------
+
+OTHER_LANGUAGES = [
+    ("Was haben wir letzte Woche am Importer geändert?", d(2026, 9, 28), d(2026, 10, 5), "exact"),
+    ("Was ist vor drei Tagen beim Deploy kaputtgegangen?", d(2026, 10, 5), d(2026, 10, 8), "exact"),
+    ("Welche Datei hatte gestern den Fehler?", d(2026, 10, 8), d(2026, 10, 9), "exact"),
+    ("¿Qué arreglamos la semana pasada en el cargador?", d(2026, 9, 28), d(2026, 10, 5), "exact"),
+    ("¿Qué desplegamos en diciembre?", d(2025, 12, 1), d(2026, 1, 1), "exact"),
+    ("¿Qué rompimos hace 3 días?", d(2026, 10, 5), d(2026, 10, 8), "exact"),
+    ("Co wdrożyliśmy w zeszłym tygodniu?", d(2026, 9, 28), d(2026, 10, 5), "exact"),
+    ("Co się zepsuło 3 dni temu w kolejce?", d(2026, 10, 5), d(2026, 10, 8), "exact"),
+    ("Qu'avons-nous livré la semaine dernière ?", d(2026, 9, 28), d(2026, 10, 5), "exact"),
+    ("Qu'est-ce qui a cassé en août ?", d(2026, 8, 1), d(2026, 9, 1), "exact"),
+    ("Qu'avons-nous corrigé hier ?", d(2026, 10, 8), d(2026, 10, 9), "exact"),
+]
+
+
+@pytest.mark.parametrize(("question", "start", "end", "strength"), OTHER_LANGUAGES)
+def test_windows_in_other_languages(question: str, start: datetime, end: datetime, strength: str) -> None:
+    assert window(question, FRI_OCT) == (start, end, strength)
+
+
+def test_time_words_of_another_language_leave_the_terms() -> None:
+    terms = understand("Was haben wir letzte Woche am Importer geändert?", FRI_OCT).terms
+    assert terms == ["haben", "wir", "importer", "geändert"]
+    assert understand("Qu'avons-nous corrigé hier ?", FRI_OCT).terms == ["qu", "avons-nous", "corrigé"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "who suggested the mars offsite",  # a French month name in an English question
+        "what did we ship in mars",
+        "which tag is on the image",  # a German unit word
+        "when did we take time off",  # a Danish one
+        "when did eta v2.0.0 go live?",
+    ],
+)
+def test_english_question_is_not_read_as_another_language(question: str) -> None:
+    assert understand(question, FRI_OCT).window is None
+
+
+def test_languages_can_be_narrowed() -> None:
+    assert understand("Was haben wir letzte Woche gemacht?", FRI_OCT, languages=()).window is None
+    assert understand("Was haben wir letzte Woche gemacht?", FRI_OCT, languages=("de",)).window is not None

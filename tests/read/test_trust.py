@@ -110,6 +110,23 @@ def test_fact_from_letter_without_headers_is_never_stored() -> None:
     assert _facts(letter) == set()
 
 
+@pytest.mark.parametrize(
+    "letter",
+    [
+        # a greeting and a closing in languages the rules have no word lists for: their shape says "letter"
+        "Guten Tag Frau Brandt,\nmy wife Petra grew up in Tallinn.\nWe would like to book the hall.",
+        "my wife Petra grew up in Tallinn.\nWe would like to book the hall.\nUn abrazo,\nBruno Okafor\nOkafor Bikes",
+    ],
+)
+def test_fact_from_letter_in_any_language_is_never_stored(letter: str) -> None:
+    assert _facts(letter) == set()
+
+
+def test_own_message_opening_with_a_long_clause_is_still_own() -> None:
+    text = "so the deploy finally went through today, after three tries,\nmy wife petra grew up in tallinn\nok"
+    assert ("user", "grew_up_in", "Tallinn") in _facts(text)
+
+
 def test_message_announced_as_paste_is_never_stored() -> None:
     paste = "Great meeting you. My wife Renata and I live above the shop in Bałuty, so I see the waste daily."
     v = judge_turn("typed", "interactive", paste, previous_text="pasting jacek's email for context")

@@ -1,13 +1,13 @@
-"""Who said, asked or did what: "who reported the 5xx spikes", answered from what the person typed.
+"""Who said, asked or did what: "who reported the login timeouts", answered from what the person typed.
 
 Guarantees:
 - `parse_who_question` returns a `WhoQuery` only for "who <reporting or doing verb> <what>" ("who
-  asked for ...", "who kept pushing for ...", "who ran the pen test", "who had hip surgery") or "whose
+  asked for ...", "who kept pushing for ...", "who ran the soak test", "who had ankle surgery") or "whose
   <what>"; every other question gives None;
 - `answer_who` reads only attributions (relation "said": "<name> reports ...", typed by the person)
   and tells a name only when one person's report covers most of what the question names (its words,
   or its project's name) with a verb of the same kind, and no other person's report comes close; a
-  possession ("kuba's notebook") answers only who had, ran, wrote or built something, at most 0.6;
+  possession ("oskar's notebook") answers only who had, ran, wrote or built something, at most 0.6;
   otherwise None. The answer is the name as the person wrote it, proper-cased, and a span of its quote.
 Pure functions: no I/O.
 """
@@ -23,13 +23,14 @@ from ..read.relations import display
 from .personal_questions import KnownFact, PersonalAnswer
 from .text import STOP, names_match
 from .text import stem as _stem
+from .understand import strip_time_words
 
 __all__ = ["Said", "WhoQuery", "answer_surname", "answer_who", "parse_surname_question", "parse_who_question"]
 
 MIN_COVER = 0.6  # the share of the question's words a report must hold
 RIVAL_MARGIN = 0.2  # another person's report this close makes the answer doubtful
 
-# Which kinds of report answer which kind of question ("who proposed X" is answered by "ewa thinks X").
+# Which kinds of report answer which kind of question ("who proposed X" is answered by "zora thinks X").
 _COMPATIBLE = {
     "say": frozenset({"say", "report", "suggest", "ask", "talk"}),
     "report": frozenset({"report", "say"}),
@@ -38,20 +39,14 @@ _COMPATIBLE = {
     "ran": frozenset({"ran", "own"}),
     "wrote": frozenset({"wrote", "own"}),
     "built": frozenset({"built", "own"}),
-    "own": frozenset({"own"}),  # "who had hip surgery", "whose notebook": answered by "tata's hip surgery"
+    "own": frozenset({"own"}),  # "who had ankle surgery", "whose notebook": answered by "grandpa's ankle operation"
 }
 POSSESSION_CAP = 0.6  # whose thing it is was said in passing, never as a report
 _QUESTION = re.compile(
     r"^(?:and |so |but )?who (?:(?:first|originally|actually|really|initially|kept|keeps|was|is|had|has|else|"
     r"always|even)\s+)*(?P<verb>[a-z]+)\b(?P<rest>.*)$"
 )
-_STOP = STOP | frozenset("place originally initially kept keep always first".split())
-_TIME = frozenset(
-    "january february march april may june july august september october november december jan feb mar apr jun "
-    "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today yesterday "
-    "tomorrow week weeks month months year years last ago recently earlier lately morning afternoon evening "
-    "night weekend standup meeting".split()
-)
+_STOP = STOP | frozenset("place originally initially kept keep always first standup meeting".split())
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -73,13 +68,13 @@ class Said:
 
 
 def _terms(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and w not in _TIME and len(w) > 1}
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1}
 
 
 def parse_who_question(question: str) -> WhoQuery | None:
     """The who-said lookup a question asks for, or None."""
     q = question.strip().lower().replace("’", "'")
-    q = re.sub(r"[?!.\s]+$", "", q)
+    q = re.sub(r"[?!.\s]+$", "", strip_time_words(q))  # when it was said is not what was said
     whose = re.match(r"^(?:and |so |but )?(?:whose|who (?:had|has|owns|owned)) (?P<rest>.+)$", q)
     if whose:
         terms = _terms(whose.group("rest"))
@@ -95,7 +90,7 @@ def parse_who_question(question: str) -> WhoQuery | None:
 
 
 def _family_of(s: Said) -> str | None:
-    """The kind of report: its verb's family, or "own" for a possession ("tata's hip surgery ...")."""
+    """The kind of report: its verb's family, or "own" for a possession ("grandpa's ankle operation ...")."""
     obj = s.fact.object.lower()
     if re.match(rf"{re.escape(s.fact.subject.lower())}['’]s\b", obj):
         return "own"
@@ -117,7 +112,7 @@ def answer_who(query: WhoQuery, said: Sequence[Said]) -> PersonalAnswer | None:
         return None
     scored.sort(key=lambda c: (-c[0], c[1].fact.ts))
     best_cover, best = scored[0]
-    # people named together in the one report ("marcus tran and priya both asked") answer together
+    # people named together in the one report ("noor haddad and bruno both asked") answer together
     together = [s for c, s in scored if s.quote == best.quote and s.fact.object == best.fact.object]
     subjects = list(
         dict.fromkeys(s.fact.subject for s in sorted(together, key=lambda s: best.quote.find(s.fact.subject)))
@@ -132,7 +127,7 @@ def answer_who(query: WhoQuery, said: Sequence[Said]) -> PersonalAnswer | None:
     names: list[str] = []
     facts: list[KnownFact] = []
     for who in subjects:
-        # a fuller name the person used for the same reporter elsewhere ("marcus oyelaran" for "marcus")
+        # a fuller name the person used for the same reporter elsewhere ("noor haddad" for "noor")
         agreeing = [s for c, s in scored if names_match(s.fact.subject, who)]
         name = max((s.fact.subject for s in agreeing), key=len)
         names.append(display(name))
@@ -151,7 +146,7 @@ _SURNAME = re.compile(
 
 
 def parse_surname_question(question: str) -> str | None:
-    """The name a "what's ewa's surname" question asks about, lowercased, or None."""
+    """The name a "what's zora's surname" question asks about, lowercased, or None."""
     q = re.sub(r"[?!.\s]+$", "", question.strip().lower().replace("’", "'"))
     m = _SURNAME.match(q)
     return m.group(1) if m else None
@@ -161,7 +156,7 @@ def answer_surname(first: str, named: Sequence[tuple[str, KnownFact]]) -> Person
     """The full name the person wrote for the only person of that first name they wrote a full name for.
 
     `named`: (a name as written, the fact or attribution it stands in). Two full names for one first
-    name ("ewa lis", "ewa zielińska") mean no answer: the question does not say which."""
+    name ("zora fenn", "zora mbeki") mean no answer: the question does not say which."""
     asked = first.lower().split()
     full = {
         n.lower(): f

@@ -4,7 +4,7 @@ Guarantees:
 - Pure and deterministic: no I/O, no clock, no model. The same (answer, texts) always gives the same result.
 - `claims(answer)` lists the checkable pieces of an answer in the order they appear, without duplicates: dates in
   common written forms ("August 22", "22 Aug 2026", "2026-08-22", "8/22"), capitalised names and multiword names
-  ("Marcus Tran"; sentence-opening words such as "The", "Yes", "Switched" are not names), numbers (decimals,
+  ("Dagny Wenzel"; sentence-opening words such as "The", "Yes", "Switched" are not names), numbers (decimals,
   percentages, money, versions such as v2.38.2), file names and paths, and identifiers (LED-1440, snake_case,
   CamelCase, ACRONYMS). Lower-case ordinary words are never claims.
 - `names(answer)` is the name claims alone (the people, places and things an answer names).
@@ -22,24 +22,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from .datelang import english_names
+
 __all__ = ["Evidence", "GroundingResult", "check", "claims", "names", "passage_evidence", "quote_for"]
 
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
-_MONTH_NUM = {m: i + 1 for i, m in enumerate(MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {"sept": 9}
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTH_NUM, _WEEKDAY_NUM = english_names()  # "jan", "january", "sept" -> 1..12; "monday" -> 0..6
+WEEKDAYS = tuple(_WEEKDAY_NUM)
 _CARDINALS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty"
@@ -295,10 +283,10 @@ def _typed_claims(answer: str) -> list[tuple[str, str]]:
     for m in _TOKEN.finditer(text):
         raw = m.group(0)
         if raw[:1] in "([{\"“‘'":
-            flush()  # an aside or a quote starts a new name: "Marcus Oyelaran (Tidewater ops manager)"
+            flush()  # an aside or a quote starts a new name: "Dagny Wenzel (Larkspur site lead)"
         tok = raw.strip(_STRIP)
         ends_clause = bool(re.search(r"[,;:!?)\]]$|\.$", raw)) and not _ABBREVIATION.fullmatch(tok)
-        ends_clause = ends_clause or bool(re.search(r"['’]s$", tok))  # "Mila's Ines" is two names
+        ends_clause = ends_clause or bool(re.search(r"['’]s$", tok))  # "Radek's Imogen" is two names
         tok = tok.rstrip(".")
         if not tok or tok.lower() in _LATIN:
             flush()
@@ -339,7 +327,7 @@ def claims(answer: str) -> list[str]:
 
 
 def names(answer: str) -> list[str]:
-    """The names among `answer`'s claims ("Marcus Tran", "Dani"), in order, without duplicates."""
+    """The names among `answer`'s claims ("Dagny Wenzel", "Petra"), in order, without duplicates."""
     return [c for kind, c in _typed_claims(answer) if kind == "name"]
 
 

@@ -17,6 +17,10 @@ Guarantees:
   because what happened the week before is often told on the date.
 - Several time phrases intersect; if they do not overlap, an absolute date wins over a relative one
   ("last friday on 23 January, 2022" -> 23 January 2022), then the narrowest wins.
+- English phrasing is read by the grammar below, its month and weekday names taken from dateparser's data.
+  A question with no English time words is tried in the other ``languages`` (``datelang``): dateparser
+  translates its time phrases into English ("w zeszłym tygodniu" -> "last week"), the same grammar makes
+  the window, and the spans are the phrases as the question wrote them.
 - Words that only look like time words are left alone: "may" the verb, "the fall in signups", "spring boot",
   fractions ("1/2 of the runs"), version numbers, a bare year without a preposition ("the 2025 roadmap").
 """
@@ -27,6 +31,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
+
+from .datelang import DEFAULT_LANGUAGES, english_names, foreign_time_phrases
 
 OPEN_START = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -55,52 +61,11 @@ class TimeParse:
 
 # ---------------------------------------------------------------- vocabulary
 
-_MONTHS: dict[str, int] = {}
-for _i, _names in enumerate(
-    [
-        "january jan stycznia styczen styczeń styczniu",
-        "february feb lutego luty lutym",
-        "march mar marca marzec marcu",
-        "april apr kwietnia kwiecien kwiecień kwietniu",
-        "may maja maj maju",
-        "june jun czerwca czerwiec czerwcu",
-        "july jul lipca lipiec lipcu",
-        "august aug sierpnia sierpien sierpień sierpniu",
-        "september sep sept wrzesnia września wrzesien wrzesień wrzesniu wrześniu",
-        "october oct pazdziernika października pazdziernik październik pazdzierniku październiku",
-        "november nov listopada listopad listopadzie",
-        "december dec grudnia grudzien grudzień grudniu",
-    ],
-    start=1,
-):
-    for _n in _names.split():
-        _MONTHS[_n] = _i
+_MONTHS, _WEEKDAYS = english_names()  # from dateparser's English data: "jan", "january", "sept", ...
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # Month words that are also ordinary English words or first names: only a window with a preposition,
 # a modifier, a day number or a year next to them.
-_AMBIGUOUS_MONTHS = {
-    "may",
-    "march",
-    "august",
-    "june",
-    "jan",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "oct",
-    "nov",
-    "dec",
-    "feb",
-    "sept",
-    "maja",
-    "maj",
-    "luty",
-}
-
-_WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+_AMBIGUOUS_MONTHS = ({n for n in _MONTHS if len(n) <= 4} - {"july"}) | {"march", "august"}  # abbreviations too
 _WEEKDAY_ALT = "|".join(_WEEKDAYS)
 
 _NUMBERS = {
@@ -175,7 +140,6 @@ _PREP_WORDS = (
     "within",
     "around",
     "about",
-    "w",
     "early",
     "late",
     "mid",
@@ -202,6 +166,7 @@ _PREP_WORDS = (
 class _Ctx:
     now: datetime  # aware, in the question's timezone
     tz: tzinfo
+    translated: bool = False  # English that dateparser made from another language: a month name is a month
 
     @property
     def today(self) -> date:
@@ -350,12 +315,12 @@ def _h_month(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
     word = m["mon"].rstrip(".")
     month = _MONTHS[word]
     which = m["which"] or ""
-    if not which and word in _AMBIGUOUS_MONTHS:
+    if not which and word in _AMBIGUOUS_MONTHS and not ctx.translated:
         prev = _prev_word(before)
         if prev not in _PREP_WORDS:
             return None
         if prev in _RANGE_JOINS and not re.search(r"\b(?:between|from)\b", before):
-            return None  # "leon and may", not "between march and may"
+            return None  # "noor and may", not "between march and may"
     year = _recent_month_year(ctx, month, which)
     return (*_month_span(ctx, year, month), "exact", True)
 
@@ -476,7 +441,7 @@ def _h_season(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
     prev = _prev_word(before)
     if prev == "the":  # "over the summer", not "the fall in signups"
         prev = _prev_word(before.rstrip()[:-3])
-    if prev not in _SEASON_PREPS:
+    if prev not in _SEASON_PREPS and not ctx.translated:
         return None
     return (*_season(ctx, season, ""), "fuzzy", True)
 
@@ -596,7 +561,8 @@ def _h_ordinal(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
     if rel:
         d = _recent_day_of_month(ctx, day, months_back=1 if rel == "last" else 0)
     else:
-        if _prev_word(before) not in ("on", "since", "before", "after", "until", "till", "by", "from", "around"):
+        preps = ("on", "since", "before", "after", "until", "till", "by", "from", "around")
+        if _prev_word(before) not in preps and not ctx.translated:
             return None
         d = _recent_day_of_month(ctx, day)
     return None if d is None else (*_day_span(ctx, d), "exact", True)
@@ -749,7 +715,7 @@ _PREFIX = re.compile(
     r"beginning\s+of|start\s+of|middle\s+of|first\s+half\s+of|second\s+half\s+of|"
     r"(?:(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+)?week\s+of)\s+|"
     r"(?P<part2>mid)-))?"
-    r"(?:\b(?:back\s+in|in|on|during|over|at|for|throughout|through|within|w)\s+)?(?:\bthe\s+)?$"
+    r"(?:\b(?:back\s+in|in|on|during|over|at|for|throughout|through|within)\s+)?(?:\bthe\s+)?$"
 )
 _ABOUT_DATE = re.compile(rf"\s+(?:the\s+)?(?:\d|mid|early|late|end|beginning|start|{_MONTH_ALT})")
 _SHIFT = re.compile(
@@ -935,15 +901,32 @@ def _shift(sm: re.Match[str], anchor: _Hit, ctx: _Ctx) -> tuple[datetime, dateti
     return p - half, p + half, "fuzzy"
 
 
-def parse_time(question: str, now: datetime) -> TimeParse:
-    """Find the time words of ``question`` and the window they point at, relative to ``now``."""
+def parse_time(question: str, now: datetime, languages: tuple[str, ...] = DEFAULT_LANGUAGES) -> TimeParse:
+    """Find the time words of ``question`` and the window they point at, relative to ``now``.
+
+    English first; a question with no English time words is tried in ``languages`` (dateparser's codes)."""
     try:
-        return _parse_time(question, now)
+        return _parse_time(question, now, languages)
     except (ValueError, OverflowError):  # calendar arithmetic beyond year 1 or 9999: no window
         return TimeParse(None, (), False)
 
 
-def _parse_time(question: str, now: datetime) -> TimeParse:
+def _foreign_hits(low: str, ctx: _Ctx, languages: tuple[str, ...]) -> list[_Hit]:
+    """The time phrases of a question in another language: dateparser translates each into English, which
+    the same grammar reads; the hit spans the phrase as the question wrote it."""
+    loose = _Ctx(ctx.now, ctx.tz, translated=True)
+    hits: list[_Hit] = []
+    for start, end, english in foreign_time_phrases(low, languages):
+        found = _base_hits(english, loose)
+        if found:
+            s, e, strength = _combine(found)
+            if s < e:
+                relative = all(h.relative for h in found)
+                hits.append(_Hit(start, end, s, e, strength, relative, low[start:end]))
+    return hits
+
+
+def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> TimeParse:
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
     ctx = _Ctx(now, now.tzinfo or UTC)
@@ -951,7 +934,7 @@ def _parse_time(question: str, now: datetime) -> TimeParse:
     if len(low) != len(question):
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in question.replace("’", "'"))
     words = _words_of(low)
-    hits = _base_hits(low, ctx, words)
+    hits = _base_hits(low, ctx, words) or _foreign_hits(low, ctx, languages)
     blocked = False
     spans: list[tuple[int, int]] = []
     shifts = _SHIFT.finditer(low) if not words.isdisjoint(_SHIFT_WORDS) else iter(())

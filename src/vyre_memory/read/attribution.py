@@ -1,8 +1,8 @@
-"""Who said, asked or did what, as the person's own typed words report it ("piotr reports 5xx spikes").
+"""Who said, asked or did what, as the person's own typed words report it ("yusra reports login timeouts").
 
 Guarantees:
 - `attributions` reads only `own_sentences` of a typed message (pasted and code blocks dropped),
-  never a question, a hypothetical or a joke, nor a negated report ("marcus never asked ...");
+  never a question, a hypothetical or a joke, nor a negated report ("bruno never asked ...");
 - a candidate's subject is a name written before a reporting or doing verb, in lowercase, never a
   common word, a pronoun, a kin word or a group ("support", "the team"); its relation is "said";
   its object is the verbatim span from the verb to the end of the sentence, and its quote is that
@@ -22,7 +22,7 @@ from .trust import judge_sentence, negated_clause, own_sentences
 __all__ = ["ATTRIBUTION_CONFIDENCE", "VERB_FAMILY", "attributions", "verb_family"]
 
 ATTRIBUTION_CONFIDENCE = 0.6
-POSSESSION_CONFIDENCE = 0.55  # "kuba's notebook": whose it is, not who said it
+POSSESSION_CONFIDENCE = 0.55  # "oskar's notebook": whose it is, not who said it
 MAX_OBJECT_WORDS = 30
 
 # A reporting or doing verb (any tense a person types) and the family it belongs to.
@@ -122,7 +122,7 @@ _REPORT_OK = ("own statement", "reported speech of someone else")
 
 def _reportable(sentence: str, verb_at: int) -> bool:
     """Not a question, joke or sample text; the report itself may hold an "if" ("asked if we could ..."),
-    but what leads up to the verb may not ("if marcus asked ...")."""
+    but what leads up to the verb may not ("if bruno asked ...")."""
     whole = judge_sentence(sentence)
     lead = judge_sentence(sentence[:verb_at]) if sentence[:verb_at].strip() else whole
     return whole.reason in (*_REPORT_OK, "a hypothetical", "a negation") and lead.reason in _REPORT_OK
@@ -151,7 +151,7 @@ def attributions(text: str) -> list[FactCandidate]:
                 continue
             obj = " ".join(tokens[:MAX_OBJECT_WORDS]).rstrip(" .!?…;:,")
             quote, span = sentence, s.span
-            # "gustav lindgren ran it.": the sentence before says what "it" is
+            # "tobias marr ran it.": the sentence before says what "it" is
             if _PRONOUN_OBJECT.match(low[start:]) and before is not None and 0 <= s.span[0] - before[1] <= 3:
                 span = (before[0], s.span[1])
                 quote = text[span[0] : span[1]]
@@ -170,7 +170,7 @@ _POSSESSIVE = re.compile(r"(?<![\w'’-])(?P<name>[^\W\d_][\w-]*)(?P<verb>['’]
 
 
 def _possessions(text: str) -> list[FactCandidate]:
-    """("tata", "said", "tata's hip surgery is tomorrow morning"): whose thing or event the person names,
+    """("grandpa", "said", "grandpa's ankle operation is tomorrow morning"): whose thing or event the person names,
     for "who had / ran / wrote ..." and "whose ..." (the object opens with the possessive)."""
     out: list[FactCandidate] = []
     for s in own_sentences(text):
@@ -181,7 +181,7 @@ def _possessions(text: str) -> list[FactCandidate]:
             if not (kin or _is_person_name(name)) or not _reportable(s.text, m.start("name")):
                 continue
             if is_stop(m.group("thing")) and m.group("thing") not in ("new", "old"):
-                continue  # "ines's on nights" is "ines is", not a possession
+                continue  # "linnea's on nights" is "linnea is", not a possession
             obj = s.text[m.start("name") :].split("\n")[0].rstrip(" .!?…;:,")
             tokens = obj.split(" ")
             obj = " ".join(tokens[:MAX_OBJECT_WORDS]).rstrip(" .!?…;:,")
@@ -195,7 +195,7 @@ _CO_SUBJECT = re.compile(rf"{_LEAD}(?P<name>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'
 
 
 def _co_subjects(before: str) -> list[str]:
-    """ "marcus tran and priya both asked": the name joined by "and" before the reporter's name."""
+    """ "noor haddad and bruno both asked": the name joined by "and" before the reporter's name."""
     m = _CO_SUBJECT.search(before)
     return [m.group("name").strip()] if m and _is_person_name(m.group("name").strip()) else []
 

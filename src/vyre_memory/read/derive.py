@@ -20,7 +20,7 @@ Guarantees:
   merged with the rules' for that turn (a fact the rules read wins), stored with via "model", and their
   confidence is capped at MODEL_CONFIDENCE_CAP, so a fact only the model read needs a second mention to
   pass the bar for who someone is;
-- who said or asked what ("piotr reports ...", `attributions`) is read from the same trusted turns but
+- who said or asked what ("yusra reports ...", `attributions`) is read from the same trusted turns but
   never becomes a fact: it is kept beside them (`attributions_of`), for who-said questions only.
 """
 
@@ -107,7 +107,7 @@ def read_mentions(
     """Every fact mention in `turns` (typed and assistant turns, each session's in seq order); with `reader`,
     also what it reads in each trusted turn's own sentences (a fact the rules read in that turn wins), except
     in the turns whose ids are in `reader_skip`. With `said`, the attributions in each trusted turn
-    ("piotr reports ...") are appended to it; they are never facts."""
+    ("yusra reports ...") are appended to it; they are never facts."""
     report = report if report is not None else DeriveReport()
     prev_typed: dict[str, str] = {}
     prev_assistant: dict[str, str] = {}

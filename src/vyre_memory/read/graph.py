@@ -174,7 +174,7 @@ def _people_from_facts(g: _Graph, facts: Sequence[Fact], user_name: str) -> None
             node.aliases.add(display(key.split()[0]))
         people[key] = node.id
         _fact_link(g, f, USER_ID, f.relation, node.id, user_name)
-    for f in facts:  # a relative's relative ("anna's husband tom"), a named person's occupation
+    for f in facts:  # a relative's relative ("marisol's husband anselm"), a named person's occupation
         if f.confidence < _PEOPLE_BAR or f.subject in ("user",) or f.subject.startswith("user:"):
             continue
         if f.relation in PEOPLE_RELATIONS and f.subject in people:
@@ -302,7 +302,7 @@ def _recurring_people(g: _Graph, project_of: dict[str, str], turns: Sequence[Tur
     """People named with a project in two or more of its turns.
 
     New people are two-word names said in two or more sessions, at least once the way people are
-    ("marcus oyelaran asked", "Marcus Oyelaran is your contact"). A first name counts for a person
+    ("dagny wenzel asked", "Dagny Wenzel is your contact"). A first name counts for a person
     only when no other known person has it, and never when a different surname follows it.
     """
     sessions: dict[str, set[str]] = {}
@@ -335,7 +335,7 @@ def _recurring_people(g: _Graph, project_of: dict[str, str], turns: Sequence[Tur
         low = t.text[:READ_LIMIT].lower()
         found: set[str] = set()
         for name, nid in known.items():
-            if _mentions(low, name, g.nodes[nid].name.lower()):  # "marcus oyelaran" is not "marcus tran"
+            if _mentions(low, name, g.nodes[nid].name.lower()):  # "dagny wenzel" is not "dagny fenn"
                 found.add(nid)
         for nid in found:
             hits.setdefault((nid, project), []).append(t)
@@ -626,7 +626,7 @@ def resolve_aliases(entities: Iterable[Entity], question: str) -> str | None:
         return re.compile(rf"(?<![\w]){re.escape(text)}(?![\w])", re.IGNORECASE)
 
     entities = [e for e in entities if e.kind != "decision"]
-    # an alias two entities share ("Marcus" for two Marcuses) names neither: it is left as asked
+    # an alias two entities share ("Dagny" for two people of that name) names neither: it is left as asked
     owners: dict[str, set[str]] = {}
     for entity in entities:
         for alias in entity.aliases:

@@ -25,7 +25,7 @@ from vyre_memory.read.relations import PEOPLE_RELATIONS, THING_RELATIONS
 __all__ = ["JSON_SCHEMA", "MAX_TOKENS", "NAME", "VERSION", "RawFact", "ReaderOutput", "parse", "request"]
 
 NAME = "reader"
-VERSION = "1"
+VERSION = "2"
 MAX_TOKENS = 600
 MAX_FACTS = 12
 
@@ -41,8 +41,8 @@ Rules:
   people (object is the person's name): {" ".join(sorted(PEOPLE_RELATIONS))}
   other (object is the value as written): {" ".join(sorted(THING_RELATIONS))}
 - subject is "user" for the person themselves; "user:<relation>" for a relative or person they do not name
-  ("my sister lives in Denver": subject "user:sister", relation "lives_in", object "Denver"); or the lowercase name
-  of a person, pet or thing the fact is about ("Kumo is a shiba": subject "kumo", relation "pet_kind").
+  ("my sister lives in Tallinn": subject "user:sister", relation "lives_in", object "Tallinn"); or the lowercase name
+  of a person, pet or thing the fact is about ("Biscuit is a greyhound": subject "biscuit", relation "pet_kind").
 - object is copied exactly as the text writes it: a name, place or value, a few words at most.
 - quote is the one sentence of the text the fact comes from, copied exactly.
 - confidence is how sure you are that the person states this fact, from 0 to 1.

@@ -7,9 +7,9 @@ Guarantees:
   (case-insensitively) in its quote, which is the exact sentence at `span` in the text; names
   written in lowercase are proper-cased for display only.
 - The subject is "user", a person's name in lowercase, "user:<relation>" for an unnamed relative
-  ("my sister lives in denver"), or the thing a value belongs to (a pet, an activity, a holiday).
+  ("my sister lives in tallinn"), or the thing a value belongs to (a pet, an activity, a holiday).
 - No rule names a person, place or phrase from any evaluation world; confidence follows cue
-  strength (an explicit "my wife ines" ~0.7, an inference 0.3-0.5); repeated mentions are left to
+  strength (an explicit "my wife petra" ~0.7, an inference 0.3-0.5); repeated mentions are left to
   the caller to aggregate. Pure: no I/O.
 """
 
@@ -142,7 +142,7 @@ def _gender(word: str) -> str:
 def _rules(r: _Reader) -> None:
     low, orig = r.low, r.orig
 
-    # "my wife ines", "our dog kumo", "my little brother tom's" ------------------------------
+    # "my wife petra", "our dog biscuit", "my little brother mateo's" ----------------------------------------
     for m in re.finditer(rf"\b(my|our)\s+{_MODS}({_KIN_ALT}|{_PET_ALT})\b,?\s+(?!'s)", low):
         word = m.group(2)
         span = _name_at(low, orig, m.end())
@@ -171,7 +171,7 @@ def _rules(r: _Reader) -> None:
                 if span:
                     r.add("user", rel, span, 0.6, m.start(), name=True)
 
-    # "dani, my wife", "hanna (my sister", "ines is my wife" ---------------------------------
+    # "petra, my wife", "marisol (my sister", "petra is my wife" ---------------------------------------------
     for m in _at_words(
         rf"({_NAME})(?:,\s*|\s*\(\s*|\s+is\s+|'s\s+|’s\s+)(?:(?:she|he)'?s\s+)?(my|our)\s+{_MODS}"
         rf"({_KIN_ALT}|{_PET_ALT})\b(?!'s|’s)",
@@ -189,7 +189,7 @@ def _rules(r: _Reader) -> None:
         if rel:
             r.add("user", rel, span, 0.65, m.start(2), name=True)
 
-    # "hanna's flying in from denver friday (my sister, ...)" -------------------------------
+    # "marisol's flying in from lisbon friday (my sister, ...)" ----------------------------------------------
     for m0 in _at_words(
         rf"({_NAME})(?:'s|’s|\s+is|\s+was)\s+[^()]{{0,80}}\(\s*(?:(?:she|he)'?s\s+)?my\s+({_KIN_ALT})\b", low
     ):
@@ -198,7 +198,7 @@ def _rules(r: _Reader) -> None:
         if span and rel:
             r.add("user", rel, span, 0.6, m0.start(2), name=True)
 
-    # "my wife's name is ines", "my dog is called kumo", "our dog is also called pączek" -------
+    # "my wife's name is petra", "my dog is called biscuit", "our dog is also called basil" ------------------
     for m in re.finditer(
         rf"\b(my|our)\s+{_MODS}({_KIN_ALT}|{_PET_ALT})(?:'s|’s)?\s+(?:name\s+is|is\s+(?:also\s+)?(?:called|named))\s+",
         low,
@@ -222,14 +222,14 @@ def _rules(r: _Reader) -> None:
             if rel:
                 r.add("user", rel, span, 0.6, m.start(), name=True)
 
-    # pets: "pączek (tata's jamnik)", "take kumo to the dog park", "walk kumo" ------------------
+    # pets: "basil (grandpa's corgi)", "take biscuit to the vet", "walk biscuit" -----------------------------
     for m in _at_words(rf"({_NAME})\s*\(\s*(?:({_NAME})(?:'s|’s)\s+|our\s+|my\s+)({_PET_ALT})\b", low):
         span = _name_at(low, orig, m.start(1), max_tokens=1)
         if span:
             owner = m.group(2)
             if owner is None:  # "(our dog)"
                 r.add("user", "pet", span, 0.6, m.start(3), name=True)
-            elif owner in KIN:  # "(tata's jamnik)": the household's pet, said less directly
+            elif owner in KIN:  # "(grandpa's corgi)": the household's pet, said less directly
                 r.add("user", "pet", span, 0.4, m.start(3), name=True)
             r.add_value(low[span[0] : span[1]], "pet_kind", m.group(3), 0.6, m.start(3))
     for m in re.finditer(
@@ -245,7 +245,7 @@ def _rules(r: _Reader) -> None:
             elif re.search(r"walk|block", m.group(0)):
                 r.add_value(low[span[0] : span[1]], "pet_kind", "dog", 0.35, m.start())
 
-    # child: "mila (shes 7, first grade)", "emrys starts at st mary's monday" -----------------
+    # child: "ottilie (shes 6, year one)", "ferdinand starts at st brigid's monday" --------------------------
     for m in _at_words(rf"({_NAME})\s*[(,]\s*(she|he)(?:'s|’s|s)?\s+(\d{{1,2}})\b", low):
         span = _name_at(low, orig, m.start(1), max_tokens=1)
         if span and int(m.group(3)) < 18:
@@ -266,7 +266,7 @@ def _rules(r: _Reader) -> None:
             r.add("user", rel, span, 0.45, m.start(), name=True)
             r.remember(low[span[0] : span[1]], "" if not g else _gender(g.group(1)))
 
-    # school: "theo started at little acorns", "emrys starts at st mary's monday" --------------
+    # school: "mateo started at willow lane", "ferdinand starts at st brigid's monday" -----------------------
     for m in _at_words(
         rf"({_NAME})(?:,\s*(?:my|our)\s+\w+,)?\s+(?:starts|started|starting)\s+"
         r"(?:(?:school|preschool|kindergarten|nursery|daycare)\s+)?at\s+",
@@ -277,7 +277,7 @@ def _rules(r: _Reader) -> None:
         if subj and place and low[subj[0] : subj[1]] not in ("i", "we"):
             r.add(low[subj[0] : subj[1]], "school", place, 0.5, m.start(), name=True)
 
-    # teacher: "her teacher is mr delgado", "mila's teacher is ms farrell" --------------------
+    # teacher: "her teacher is mr okafor", "ottilie's teacher is ms brandt" ----------------------------------
     for m in re.finditer(rf"\b(?:({_NAME})(?:'s|’s)|(her|his))\s+(?:new\s+)?teacher\s+(?:is|this\s+year\s+is)\s+", low):
         who = m.group(1) or r.resolve(m.group(2) or "")
         span = _name_at(low, orig, m.end())
@@ -290,7 +290,7 @@ def _rules(r: _Reader) -> None:
         if span and rel:
             r.add(f"user:{rel}", "teacher", span, 0.6, m.start(), name=True)
 
-    # a relative's relative: "my sister anna and her husband tom" ------------------------------
+    # a relative's relative: "my sister marisol and her husband anselm" ---------------------------------------
     for m in re.finditer(rf"\b(her|his)\s+({_KIN_ALT})\s+", low):
         who = r.resolve(m.group(1))
         span = _name_at(low, orig, m.end())
@@ -298,7 +298,7 @@ def _rules(r: _Reader) -> None:
         if who and span and rel and who not in KIN and not is_stop(who):
             r.add(who, rel, span, 0.55, m.start(), name=True)
 
-    # named things: "ines named the starter clint yeastwood", "my starter is called bob" --------
+    # named things: "petra named the kettle sir boilsalot", "my bike is called zippy" ------------------------
     for m in re.finditer(r"\bnamed\s+(?:the|my|our|his|her)\s+(\w+)\s+", low):
         thing = m.group(1)
         span = _name_at(low, orig, m.end(), max_tokens=3)
@@ -398,7 +398,7 @@ def _rules(r: _Reader) -> None:
         elif m.group(2) and is_name_token(m.group(2)):
             r.add(m.group(2), "lives_in", place, 0.6, m.start(), name=True)
 
-    # holidays: "taking the train to gdańsk, christmas at my brother's" ----------------------------
+    # holidays: "taking the train to tallinn, christmas at my brother's" -------------------------------------
     hm = re.search(rf"\b({_HOLIDAY_ALT})\b", low)
     if hm:
         holiday = HOLIDAYS[hm.group(1)]
@@ -458,7 +458,7 @@ def _rules(r: _Reader) -> None:
         if span:
             r.add("user", "employer", span, 0.6, m.start(), name=True)
 
-    # occupation of others: "iza (she's a physio)", "marcus tran (our billing pm)" -------------
+    # occupation of others: "birgit (she's a pharmacist)", "dagny wenzel (our team lead)" --------------------
     for m in _at_words(
         rf"({_NAME}(?:\s+{_NAME})?)(?:\s+from\s+\w+)?\s*\(\s*(?:(?:she|he|they)(?:'s|’s|s|\s+is)\s+)?(?:(?:our|my|the|a|an|their|his|her)\s+)?"
         r"([^()]{2,60}?)(?:[),]|\s+so\b|$)",
@@ -594,7 +594,7 @@ def _rules(r: _Reader) -> None:
         ):
             r.add(who, "birthday", span, 0.6, m.start(), name=False)
 
-    # age and school grade: "tata turns 80 next month", "mila starts 2nd grade tomorrow" -----------
+    # age and school grade: "grandpa turns 91 next month", "ottilie starts 3rd grade tomorrow" ---------------
     _age_and_grade(r)
     _birthday_on_day(r)
 
@@ -634,7 +634,7 @@ _BIRTHDAY_ON_DAY = (
 
 
 def _birthday_on_day(r: _Reader) -> None:
-    """ "tomorrow's ines's birthday": the birthday is a day word, made a date from the turn's day when asked."""
+    """ "tomorrow's petra's birthday": the birthday is a day word, made a date from the turn's day when asked."""
     for i, pattern in enumerate(_BIRTHDAY_ON_DAY):
         for m in pattern.finditer(r.low):
             day_group, first = (1, 2) if i == 0 else (4, 1)

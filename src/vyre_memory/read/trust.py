@@ -56,21 +56,22 @@ class Sentence:
 _EMAIL_HEADER = re.compile(r"^\s*(from|to|cc|bcc|subject|date|sent|reply-to|od|do|temat)\s*:\s*\S", re.I)
 _FORWARD = re.compile(r"^\s*(-{2,}\s*(forwarded|original) message|begin forwarded message|on .{3,80} wrote:)", re.I)
 _SALUTATION = re.compile(
-    r"^\s*(hi|hey|hello|dear|hiya|morning|good morning|good afternoon|greetings|dzień dobry|cześć|hallo|hola|"
-    r"bonjour|ciao|salut|witam|szanowna|szanowny|pani|panie|pan)\b[^\n.?]{0,40}[,!]\s*$",
-    re.I,
+    r"^\s*(hi|hey|hello|dear|hiya|morning|good morning|good afternoon|greetings)\b[^\n.?]{0,40}[,!]\s*$", re.I
 )
+# A letter's opening or closing in any language has the same shape: a line of a few words ending in a comma
+# (or "!"), the opening as a message's first line, the closing just before a bare name.
+_SHORT_CLAUSE = re.compile(r"^\s*[^\W\d_][^\n.?:;]{0,40}[,!]\s*$")
+_SHORT_WORDS = 4
 _NAME_ONLY_SALUTATION = re.compile(r"^\s*[A-Z][\w'’-]+( [A-Z][\w'’-]+)?,\s*$")
 _SIGN_OFF = re.compile(
     r"^\s*(thanks|thank you|thx|cheers|best|best regards|regards|kind regards|warm regards|all the best|"
-    r"sincerely|yours|love|take care|pozdrawiam|pozdrawiam serdecznie|serdecznie|dzięki|sent from my|"
-    r"wesołych świąt|see you|talk soon|speak soon)\b[\w ]{0,20}[,!.]?\s*$",
+    r"sincerely|yours|love|take care|sent from my|see you|talk soon|speak soon)\b[\w ]{0,20}[,!.]?\s*$",
     re.I,
 )
 _CHAT_HEADER = re.compile(
-    r"^\s*(\[?\d{1,2}:\d{2}(:\d{2})?\s*([ap]\.?m\.?)?\]?\s*[\w.@-]+\s*:|"  # [10:42] dmitri:
+    r"^\s*(\[?\d{1,2}:\d{2}(:\d{2})?\s*([ap]\.?m\.?)?\]?\s*[\w.@-]+\s*:|"  # [10:42] zora:
     r"\[(slack|teams|discord|whatsapp|signal|sms|imessage|telegram)\b[^\]]*\]|"  # [Slack, #chan, ...]
-    r"<?@?[\w.-]+>?\s*\(\d{1,2}:\d{2}\)\s*:|"  # dmitri (10:42):
+    r"<?@?[\w.-]+>?\s*\(\d{1,2}:\d{2}\)\s*:|"  # zora (10:42):
     r"#[a-z0-9][\w-]+\s*$)",  # #billing-eng  (a channel header line)
     re.I,
 )
@@ -164,6 +165,7 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
     chat_from = speakers[0] if len(speakers) >= 2 else None
     yaml_run = 0
     paste_from: int | None = None
+    first = next((i for i, (a, b) in enumerate(lines) if text[a:b].strip()), -1)
     for i, (a, b) in enumerate(lines):
         line = text[a:b]
         if _FENCE.match(line):
@@ -182,6 +184,7 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
             or _CHAT_NAME_TIME.match(line)
             or _HEADING.match(line)
             or (multi_line and (_SALUTATION.match(line) or _NAME_ONLY_SALUTATION.match(line)))
+            or (multi_line and i == first and line.rstrip().endswith(",") and _is_short_clause(line))
         ):
             paste_from = i
         if paste_from is not None:
@@ -195,7 +198,7 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
                 own[i] = own[i - 1] = False
         else:
             yaml_run = 0
-    # A letter: a sign-off line ("Best," / "Pozdrawiam") or a bare name as the last line. The whole
+    # A letter: a sign-off line ("Best," / "Saludos,") or a bare name as the last line. The whole
     # letter is pasted, back to the message start or to an own line introducing it ("pasting his email:").
     texts = [text[a:b] for a, b in lines]
     nonempty = [i for i, t in enumerate(texts) if t.strip()]
@@ -208,6 +211,12 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
             and _SIGN_OFF.match(texts[i])
             and len(texts[i].split()) <= 4
             and (not following or len(following[0].split()) <= 3)
+        ) or (
+            own[i]
+            and multi_line
+            and 0 < len(following) <= 3
+            and _is_short_clause(texts[i])
+            and _SIGNATURE_NAME.match(following[0])
         ):
             sig = i
             break
@@ -222,6 +231,11 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
         for j in range(start, n):
             own[j] = False
     return list(zip(lines, own))
+
+
+def _is_short_clause(line: str) -> bool:
+    """A few words ending in a comma or "!": the shape of a letter's greeting or closing in any language."""
+    return bool(_SHORT_CLAUSE.match(line)) and len(line.split()) <= _SHORT_WORDS
 
 
 def _split_sentences(text: str, a: int, b: int) -> list[Sentence]:

@@ -697,9 +697,9 @@ def graph(ctx: click.Context) -> None:
       vyre graph show
       vyre graph show "Owen Pratt"
       vyre graph rename "Owen Pratt" "Owen P."
-      vyre graph merge ledgerline-api ledgerline
+      vyre graph merge harbor-api harbor
       vyre graph alias add "Owen Pratt" "the reviewer"
-      vyre graph pin Tamsin
+      vyre graph pin Imogen
       vyre graph delete "Grand Rapids"
     """
     if ctx.invoked_subcommand is None:
@@ -841,7 +841,7 @@ def graph_pin(name: str, off: bool, home: Path | None) -> None:
 
     \b
     Example:
-      vyre graph pin Tamsin
+      vyre graph pin Imogen
     """
     with _memory(home) as mem:
         e = mem.pin_entity(name, pinned=not off)
