@@ -192,7 +192,7 @@ class FastPath:
 
     def _quote(self, answer: str, m: FactMention) -> str:
         """The fact's sentence, reaching back in its turn to where a name the answer uses was said
-        ("mila starts 2nd grade tomorrow … her teacher is mr delgado"), so the quote grounds the answer."""
+        ("juno starts 3rd grade monday … her teacher is ms okafor"), so the quote grounds the answer."""
         missing = [c for c in claims(answer) if c.lower() not in m.quote.lower()]
         if not missing:
             return m.quote

@@ -25,16 +25,20 @@ from ..read.relations import (
     PEOPLE_RELATIONS,
     PET_BREEDS,
     PETS,
+    RELATION_GROUPS,
+    RELATIONS,
     TOOL_CATEGORIES,
     display,
+    is_name_token,
     is_stop,
+    words,
 )
 
 __all__ = ["KnownFact", "PersonalAnswer", "PersonalQuery", "answer_personal", "parse_personal_question"]
 
 PEOPLE_BAR = 0.6
 OTHER_BAR = 0.5
-ONE_VALUED = frozenset({"wife", "husband", "partner", "fiance", "mother", "father", "boss"})
+ONE_VALUED = frozenset({"spouse", "wife", "husband", "partner", "fiance", "mother", "father", "boss"})
 _PHRASE = {"boss": "manager", "family_friend": "family friend", "fiance": "fiancé(e)", "neighbour": "neighbour"}
 
 
@@ -78,302 +82,714 @@ class PersonalAnswer:
 
 
 # ---------------------------------------------------------------------------------------------
-# Parsing.
+# Parsing: a small grammar.
+#
+#   question  := opener* frame filler*
+#   possessor := ("my" | "our" | "the user's" | NAME "'s") chain       ("my wife's brother", "dani's")
+#   chain     := MOD* HEAD ("'s" MOD* HEAD)*  |  HEAD "of" possessor    ("the teacher of my son")
+#   HEAD      := a relative or role (KIN, synonyms normalised: mum -> mother, spouse -> wife/husband/partner),
+#                a pet word, or an attribute noun (name, birthday, school, car, address, ...)
+#   attribute := from the chain's attribute nouns and the cue words around it (live, work, attend, drive,
+#                born, how old, called, go by, ...), one attribute per question
+#
+# Every word of a question must be explained (a function word, a cue word, the subject); a question with
+# any other word ("where did my brother deploy it") is not a personal question.
 
-_KIN_ALT = "|".join(sorted((re.escape(k) for k in KIN), key=len, reverse=True))
-_PET_ALT = "|".join(sorted((re.escape(k) for k in PETS), key=len, reverse=True))
-_WHO = r"(?:my|our|the\s+user'?s)"
-_NAME = r"[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?"
+_CONTRACTIONS: dict[str, tuple[str, ...]] = {
+    "what's": ("what", "is"),
+    "whats": ("what", "is"),
+    "who's": ("who", "is"),
+    "whos": ("who", "is"),
+    "where's": ("where", "is"),
+    "wheres": ("where", "is"),
+    "when's": ("when", "is"),
+    "whens": ("when", "is"),
+    "how's": ("how", "is"),
+    "what're": ("what", "are"),
+    "who're": ("who", "are"),
+    "where're": ("where", "are"),
+    "what'd": ("what", "did"),
+    "where'd": ("where", "did"),
+    "i'm": ("i", "am"),
+    "we're": ("we", "are"),
+    "don't": ("do", "not"),
+    "dont": ("do", "not"),
+    "doesn't": ("does", "not"),
+    "doesnt": ("does", "not"),
+    "didn't": ("did", "not"),
+    "didnt": ("did", "not"),
+    "isn't": ("is", "not"),
+    "isnt": ("is", "not"),
+    "wasn't": ("was", "not"),
+    "aren't": ("are", "not"),
+    "can't": ("can", "not"),
+    "cant": ("can", "not"),
+}
 
 
-def _norm(q: str) -> str:
-    s = q.strip().lower().replace("’", "'").replace("‘", "'")
-    s = re.sub(r"[?!.]+$", "", s).strip()
-    s = re.sub(r"\b(whats|what is)\b", "what's", s)
-    s = re.sub(r"\b(whos|who is)\b", "who's", s)
-    s = re.sub(r"\b(wheres|where is)\b", "where's", s)
-    s = re.sub(r"\b(again|now|currently|these days|nowadays|at the moment|right now|btw|please|pls)\b", "", s)
-    s = re.sub(
-        r"^(hey|hi|ok|okay|so|quick one|remind me|do you (know|remember)|can you tell me|tell me)[,:]?\s+", "", s
+def _phrases(text: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(p.split()) for p in text.split(",") if p.strip())
+
+
+# Said around a question, never part of it: dropped wherever they stand (longest first).
+_FILLERS = _phrases(
+    "i can not remember, i can not recall, i forgot, i forget, remind me, can you remind me, could you remind me, "
+    "do you know, do you remember, can you tell me, could you tell me, tell me, quick question, quick one, "
+    "by the way, btw, again, now, currently, nowadays, these days, at the moment, right now, please, pls, "
+    "exactly, actually, still, just, so, hey, hi, hello, ok, okay, um, uh, anyway, real quick, at present, today"
+)
+_FILLERS = tuple(sorted(_FILLERS, key=len, reverse=True))
+
+_QWORDS = words("what which who where when how")
+_AUX = words("is are was were am be been does do did has have had will would can could")
+_LIGHT = words("the a an to in at for of on up this last next year month week kind type sort exactly")
+_USER = words("i we me us")
+_POSSESSIVES = words("my our")
+# Words that make a question about work, never a personal one.
+_WORK = words(
+    "deploy deployed deploys deployment repo repos service services server servers api endpoint endpoints prod "
+    "production staging release released releases ticket tickets pr prs branch commit commits migration bug bugs "
+    "incident outage pipeline build builds test tests database db cluster project projects sprint standup "
+    "customer customers invoice invoices feature features code script file files module library package team "
+    "meeting meetings dashboard query queries schema table tables job's jira slack github"
+)
+# Before a head: kept ("little", "older") or making the question about someone else ("ex", "late").
+_MODS = words("little big older younger elder baby twin dear best new current")
+_NOT_SAME = words("ex ex- former late old previous future step half first second third other")
+_SUPERLATIVE = words("eldest oldest youngest middle")
+
+# Relatives and roles as the question names them: KIN, plus groups the facts store as several relations.
+_GROUP_WORDS: dict[str, str] = {
+    "spouse": "spouse",
+    "partner": "spouse",
+    "other half": "spouse",
+    "better half": "spouse",
+    "significant other": "spouse",
+    "parents": "parent",
+    "parent": "parent",
+    "folks": "parent",
+    "siblings": "sibling",
+    "sibling": "sibling",
+    "grandparents": "grandparent",
+    "kids": "child",
+    "children": "child",
+}
+_ROLES = {"teacher": "teacher"}
+_HOUSEHOLD = words("kid kids children baby")  # "the kids", "the baby": the person's own
+
+# Attribute nouns (a head of the chain, or a word of the question).
+_ATTR_NOUNS: dict[tuple[str, ...], str] = {
+    **{(w,): "name" for w in ("name", "names")},
+    ("first", "name"): "name",
+    **{(w,): "birthday" for w in ("birthday", "birthdays", "bday", "b-day", "birthdate")},
+    ("date", "of", "birth"): "birthday",
+    ("birth", "date"): "birthday",
+    ("age",): "age",
+    **{
+        (w,): "school"
+        for w in ("school", "preschool", "pre-school", "daycare", "nursery", "kindergarten", "college", "university")
+    },
+    ("grade",): "grade",
+    **{(w,): "job" for w in ("job", "occupation", "profession", "career")},
+    ("job", "title"): "job",
+    ("for", "a", "living"): "job",
+    **{(w,): "employer" for w in ("employer", "company", "firm")},
+    **{(w,): "car" for w in ("car", "vehicle")},
+    **{(w,): "laptop" for w in ("laptop", "computer")},
+    ("address",): "address",
+    ("home", "address"): "address",
+    ("street", "address"): "address",
+    ("hometown",): "grew_up_in",
+    ("home", "town"): "grew_up_in",
+    **{(w,): "city" for w in ("city", "town")},
+    **{(w,): "area" for w in ("neighborhood", "neighbourhood", "area", "suburb", "district")},
+    **{(w,): "allergy" for w in ("allergy", "allergies")},
+    **{(w,): "hobby" for w in ("hobby", "hobbies")},
+    ("anniversary",): "anniversary",
+    ("breed",): "breed",
+    **{(w,): "pet" for w in ("pet", "pets")},
+    **{(w,): "animal" for w in ("animal", "species")},
+}
+# Attributes memory never holds: such a question is not answered from facts.
+_NEVER = _phrases(
+    "last name, surname, maiden name, middle name, full name, phone number, number, email, email address, "
+    "salary, password, blood type, size, weight, height, favourite, favorite, work address, office address"
+)
+# Cue words: verbs and adjectives that ask for an attribute.
+_CUES: dict[str, str] = {
+    **dict.fromkeys(("called", "named", "call"), "name"),
+    **dict.fromkeys(("live", "lives", "living", "lived", "reside", "resides", "based", "move", "moved"), "live"),
+    **dict.fromkeys(("grow", "grew", "raised"), "grew_up_in"),
+    **dict.fromkeys(("work", "works", "working", "employed"), "work"),
+    **dict.fromkeys(("attend", "attends", "attending"), "school"),
+    **dict.fromkeys(("drive", "drives", "driving"), "car"),
+    "old": "age",
+    "born": "birthday",
+    "allergic": "allergy",
+    "married": "spouse",
+    **dict.fromkeys(("teach", "teaches"), "teacher"),
+}
+# Light words a frame may use ("go by", "go to school", "do for a living", "turn 40 this year").
+_FRAME_WORDS = words(
+    "go goes going by from do doing for living with have has own owns got use uses using turn turned turning get "
+    "gets related know knew"
+)
+
+
+@dataclass(frozen=True)
+class _Head:
+    kind: str  # "kin", "pet", "attr", "thing"
+    value: str  # relation, pet kind, attribute, or the thing's word
+    word: str  # the word as asked
+    plural: bool = False
+    one: bool = False  # "my eldest": one of several, which the facts cannot tell
+
+
+@dataclass
+class _Parsed:
+    tokens: list[str]
+    owner: str | None = None  # "user" or a lowercase name
+    heads: list[_Head] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)  # token positions explained so far
+
+
+def _tokens(question: str) -> list[str]:
+    s = question.lower().replace("’", "'").replace("‘", "'").replace("`", "'")
+    s = re.sub(r"[^\w\s'-]", " ", s)
+    out: list[str] = []
+    for raw in s.split():
+        raw = raw.strip("-")
+        if raw in _CONTRACTIONS:
+            out.extend(_CONTRACTIONS[raw])
+        elif raw.endswith("'s") and len(raw) > 2:
+            out.extend((raw[:-2], "'s"))
+        elif raw.endswith("s'") and len(raw) > 2:
+            out.extend((raw[:-1], "'s"))
+        elif raw.strip("'"):
+            out.append(raw.strip("'"))
+    return _compounds(_drop_fillers(out))
+
+
+# Two words the question side reads as one relative or role ("team lead" is a boss).
+_COMPOUND = {("team", "lead"): "lead", ("team", "leader"): "lead", ("line", "manager"): "manager"}
+
+
+def _compounds(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    for tok in tokens:
+        if out and (out[-1], tok) in _COMPOUND:
+            out[-1] = _COMPOUND[(out[-1], tok)]
+        else:
+            out.append(tok)
+    return out
+
+
+def _drop_fillers(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for f in _FILLERS:
+            if tuple(tokens[i : i + len(f)]) == f:
+                i += len(f)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def _singular(word: str) -> str:
+    if word in KIN or word in PETS or word in _GROUP_WORDS or word in _ROLES:
+        return word
+    for suffix, repl in (("ies", "y"), ("ren", ""), ("s", "")):
+        if word.endswith(suffix) and (word[: -len(suffix)] + repl) in (KIN.keys() | PETS.keys() | _ROLES.keys()):
+            return word[: -len(suffix)] + repl
+    return word
+
+
+def _head_at(tokens: list[str], i: int) -> tuple[_Head, int] | None:
+    """The head noun (with its modifiers) at `i` and the position after it."""
+    one = False
+    while i + 1 < len(tokens) and (tokens[i] in _MODS or tokens[i] in _SUPERLATIVE or tokens[i] in _NOT_SAME):
+        if tokens[i] in _MODS and (tokens[i + 1] == "'s" or _known_word(tokens[i + 1])):
+            break  # "the baby's name", "my best": the word is the head itself
+        if tokens[i] in _NOT_SAME:
+            return None
+        one = one or tokens[i] in _SUPERLATIVE
+        i += 1
+    if tokens[i] in _SUPERLATIVE:
+        return None  # "my eldest": one of several, which the facts cannot tell
+    if i >= len(tokens):
+        return None
+    for n in (3, 2, 1):
+        phrase = tuple(tokens[i : i + n])
+        if len(phrase) == n and phrase in _NEVER:
+            return None
+        if len(phrase) == n and phrase in _ATTR_NOUNS:
+            return _Head("attr", _ATTR_NOUNS[phrase], " ".join(phrase)), i + n
+        joined = " ".join(phrase)
+        if len(phrase) == n and joined in _GROUP_WORDS:
+            plural = joined.endswith("s") or joined in ("children", "folks")
+            return _Head("kin", _GROUP_WORDS[joined], joined, plural, one), i + n
+    word = tokens[i]
+    if word.startswith("ex-") or word.startswith("step") or "-in-law" in word:
+        return None
+    base = _singular(word)
+    plural = base != word or word in ("kids", "children")
+    if base in PETS:
+        return _Head("pet", PETS[base], word, plural, one), i + 1
+    if base in _ROLES:
+        return _Head("kin", _ROLES[base], word, plural, one), i + 1
+    if base in KIN:
+        rel = KIN[base]
+        return _Head("kin", "spouse" if rel == "partner" and base == "partner" else rel, word, plural, one), i + 1
+    if word.endswith("s") and word[:-1] in KIN and i + 1 < len(tokens) and _is_noun(tokens[i + 1]):
+        return _Head("kin", KIN[word[:-1]], word), i + 1  # "my wifes name": a possessive without its apostrophe
+    if _plain(word):
+        j = i + 1
+        while j < len(tokens) and _plain(tokens[j]) and not _known_word(tokens[j]) and not _is_noun(tokens[j]):
+            j += 1  # "my sourdough starter": the last word names the thing
+        return _Head("thing", tokens[j - 1], " ".join(tokens[i:j])), j
+    return None
+
+
+def _plain(word: str) -> bool:
+    return bool(re.fullmatch(r"[^\W\d_][\w-]*", word)) and not _known_word(word) and not is_stop(word)
+
+
+def _is_noun(word: str) -> bool:
+    return (word,) in _ATTR_NOUNS or _singular(word) in KIN or _singular(word) in PETS or word in _ROLES
+
+
+def _chain_at(p: _Parsed, i: int) -> int:
+    """Read a chain of heads from `i` ("wife 's brother 's name"); returns the position after it."""
+    t = p.tokens
+    while True:
+        got = _head_at(t, i)
+        if got is None:
+            return i
+        head, j = got
+        p.heads.append(head)
+        p.used.update(range(i, j))
+        i = j
+        if i < len(t) and t[i] == "'s":
+            p.used.add(i)
+            i += 1
+            continue
+        if head.kind == "kin" and head.word.endswith("s") and head.value == KIN.get(head.word[:-1]):
+            continue  # "my wifes name"
+        return i
+
+
+def _possessor(p: _Parsed) -> bool:
+    """Find the possessor and its chain: "my ...", "our ...", "the user's ...", "NAME's ...", "the dog's ..."."""
+    t = p.tokens
+    for i, tok in enumerate(t):
+        if tok in _POSSESSIVES:
+            p.owner, start = "user", i + 1
+        elif tok == "user" and i + 1 < len(t) and t[i + 1] == "'s":
+            p.owner, start = "user", i + 2
+            p.used.update(k for k in (i - 1,) if k >= 0 and t[k] == "the")
+        elif tok == "the" and i + 1 < len(t) and (_singular(t[i + 1]) in PETS or t[i + 1] in _HOUSEHOLD):
+            p.owner, start = "user", i + 1  # "the dog", "the kids": the household's
+        elif (
+            i + 1 < len(t)
+            and t[i + 1] == "'s"
+            and is_name_token(tok)
+            and _singular(tok) not in KIN
+            and _singular(tok) not in PETS
+            and (tok,) not in _ATTR_NOUNS
+        ):
+            p.owner, start = tok, i + 2
+            if i > 0 and is_name_token(t[i - 1]) and t[i - 1] not in _CUES and t[i - 1] not in _FRAME_WORDS:
+                p.owner = f"{t[i - 1]} {tok}"  # "dani reyes's"
+                p.used.add(i - 1)
+        else:
+            continue
+        p.used.update(range(i, start))
+        _chain_at(p, start)
+        _of_chain(p, i)
+        return True
+    return False
+
+
+def _of_chain(p: _Parsed, at: int) -> None:
+    """ "the name of my daughter's teacher", "the teacher of my son": heads before "of" come last."""
+    t = p.tokens
+    j = at - 1
+    if j >= 1 and t[j] == "of":
+        k = j - 1
+        got = None
+        for n in (3, 2, 1):
+            if k - n + 1 >= 0:
+                got = _head_at(t, k - n + 1)
+                if got and got[1] == k + 1:
+                    p.heads.append(got[0])
+                    p.used.update(range(k - n + 1, j + 1))
+                    if k - n >= 0 and t[k - n] == "the":
+                        p.used.add(k - n)
+                    return
+
+
+def _name_subject(p: _Parsed) -> str | None:
+    """A person or pet named in a subject slot ("where does dani live", "how old is rex"): the one word or two
+    the question does not otherwise explain."""
+    t = p.tokens
+    spans: list[list[int]] = []
+    for i, tok in enumerate(t):
+        if i in p.used or _known_word(tok) or not is_name_token(tok):
+            continue
+        if spans and spans[-1][-1] == i - 1:
+            spans[-1].append(i)
+        else:
+            spans.append([i])
+    if len(spans) != 1 or len(spans[0]) > 2:
+        return None
+    first = spans[0][0]
+    if first > 0 and t[first - 1] in ("the", "a", "an", "this", "that", "your", "his", "her", "their"):
+        return None
+    p.used.update(spans[0])
+    return " ".join(t[i] for i in spans[0])
+
+
+def _known_word(tok: str) -> bool:
+    return (
+        tok in _QWORDS
+        or tok in _AUX
+        or tok in _LIGHT
+        or tok in _USER
+        or tok in _CUES
+        or tok in _FRAME_WORDS
+        or (tok,) in _ATTR_NOUNS
+        or tok in ("'s", "not", "married", "me")
     )
-    s = re.sub(r"\b(do you know|remind me)\b\s*", "", s)
-    s = re.sub(r"\bthe name of\s+(my|our)\s+([\w\s]+?)$", r"\1 \2's name", s)
-    s = re.sub(r"\bteam\s+lead\b", "lead", s)
-    s = re.sub(
-        rf"\b({_KIN_ALT}|{_PET_ALT})(?:s'|s|')?(?:'s)?\s+(names?|called|birthday|teacher|school|job|breed)\b",
-        r"\1's \2",
-        s,
-    )
-    s = re.sub(r"^((?:my|our)\s+\S+'s\s+names?)$", r"what's \1", s)
-    return re.sub(r"\s+", " ", s).strip(" ,")
 
 
-def _rel_of(word: str) -> tuple[str, str | None]:
-    """(relation, pet kind) for a kin or pet word."""
-    if word in PETS:
-        return "pet", PETS[word]
-    return KIN.get(word, word), None
+def _attributes(p: _Parsed) -> list[tuple[str, int]]:
+    """(attribute, position) of every attribute noun or cue word outside the chain."""
+    t = p.tokens
+    out: list[tuple[str, int]] = []
+    i = 0
+    while i < len(t):
+        if i in p.used:
+            i += 1
+            continue
+        if t[i : i + 2] == ["part", "of"] and i + 2 < len(t):
+            j = i + 3 if t[i + 2] == "the" else i + 2
+            if j < len(t) and (is_name_token(t[j]) or t[j] in ("town", "city")):
+                out.append(("area", i))  # "which part of town", "what part of the city"
+                p.used.update(range(i, j + 1))
+                i = j + 1
+                continue
+        for n in (3, 2, 1):
+            phrase = tuple(t[i : i + n])
+            if len(phrase) == n and phrase in _NEVER:
+                out.append(("never", i))
+                i += n
+                break
+            if len(phrase) == n and phrase in _ATTR_NOUNS:
+                out.append((_ATTR_NOUNS[phrase], i))
+                p.used.update(range(i, i + n))
+                i += n
+                break
+        else:
+            if t[i] in _CUES:
+                out.append((_CUES[t[i]], i))
+                p.used.add(i)
+            elif _singular(t[i]) in PETS:
+                out.append(("pet:" + PETS[_singular(t[i])], i))
+                p.used.add(i)
+            i += 1
+    return out
+
+
+def parse_personal_question(question: str) -> PersonalQuery | None:
+    """The lookup a personal question asks for, or None when it is not a personal question."""
+    t = _tokens(question)
+    if not t or "not" in t or t[0] in _AUX:
+        return None  # a negation or a yes/no question is not a lookup
+    framed = _framed(t)
+    if framed is not None:
+        return framed
+    if not any(w in _WORK for w in t):
+        parsed = _grammar(t)
+        if parsed is not None:
+            return parsed
+    return _role(t)
+
+
+def _grammar(t: list[str]) -> PersonalQuery | None:
+    p = _Parsed(t)
+    found = _possessor(p)
+    attrs = _attributes(p)
+    if any(a == "never" for a, _ in attrs):
+        return None
+    if not found:
+        name = _name_subject(p)
+        if name is not None and not is_stop(name.split()[0]):
+            p.owner = name
+            if any(w in _USER for w in t) and not ("know" in t or "related" in t or _has(t, "to", "me")):
+                return None  # "when did i meet dani": not a question about dani's facts
+        elif any(w in _USER for w in t):
+            p.owner = "user"
+        else:
+            return None
+    return _resolve(p, attrs)
+
+
+def _resolve(p: _Parsed, attrs: list[tuple[str, int]]) -> PersonalQuery | None:
+    t = p.tokens
+    owner = p.owner or "user"
+    heads = list(p.heads)
+    if any(h.kind == "thing" for h in heads):
+        return _named_thing(p, heads, attrs)
+    kin = [h for h in heads if h.kind in ("kin", "pet")]
+    attr = [h.value for h in heads if h.kind == "attr"] + [a for a, _ in attrs]
+    if heads and heads[-1].kind in ("kin", "pet") and any(h.kind == "attr" for h in heads):
+        return None  # "my car's owner": an attribute inside the chain
+    wanted = _one_attribute(t, attr, bool(kin), owner != "user")
+    if wanted is None:
+        return None
+    if not _all_explained(p, wanted):
+        return None
+    if wanted == "reverse":
+        return PersonalQuery("", subject="", reverse=owner, template="{name} is {value}.") if owner != "user" else None
+    if any(h.one for h in kin):
+        return None  # "my eldest son": the facts cannot tell which
+    return _query(owner, kin, wanted)
+
+
+def _one_attribute(t: list[str], attr: list[str], kin: bool, named: bool) -> str | None:
+    """The one attribute asked for, from attribute nouns and cue words; None when none or several."""
+    have = set(attr)
+    if "name" in have and len(have) > 1:
+        have.discard("name")  # "what's my son's school called": the school is its name
+    if "work" in have and have - {"work", "job", "employer"}:
+        have.discard("work")  # "what laptop do i use for work": work says which laptop
+    if "work" in have:
+        have.discard("work")
+        if _has(t, "do", "for") or "job" in have:
+            have.add("job")
+        elif "employer" not in have:
+            have.add("employer")
+    if "live" in have and have & {"city", "area", "address"}:
+        have.discard("live")
+    if "live" in have and "with" in t:
+        have = (have - {"live"}) | {"lives_with"}
+    if "pet" in have and any(a.startswith("pet:") for a in have):
+        have.discard("pet")
+    if have == {"pet"} and named and not kin:
+        have = {"animal"}  # "what kind of pet is mango"
+    if "animal" in have and any(a.startswith("pet:") for a in have):
+        have = {a for a in have if not a.startswith("pet:")}
+    if "breed" in have:
+        have = {a for a in have if not a.startswith("pet:")}
+    if "age" in have and not ("how" in t and "old" in t) and "age" not in t:
+        return None
+    if len(have) == 1:
+        return next(iter(have))
+    if have:
+        return None
+    q = t[0] if t else ""
+    if q == "what" and ("do" in t[2:] or _has(t, "do", "for")):
+        return "job"  # "what does my wife do", "what do i do"
+    if q == "where" and "from" in t:
+        return "grew_up_in"  # "where is my wife from"
+    if named and not kin and (q == "who" or "know" in t or "related" in t or _has(t, "to", "me")):
+        return "reverse"  # "who is dani", "how do i know dani", "what is dani to me"
+    if kin and q in ("who", "what", "my", "our"):
+        return "name"  # "who is my manager"
+    return None
+
+
+def _has(t: list[str], *seq: str) -> bool:
+    n = len(seq)
+    return any(tuple(t[i : i + n]) == seq for i in range(len(t) - n + 1))
+
+
+def _all_explained(p: _Parsed, wanted: str) -> bool:
+    """Every word is a function word, a frame word, a cue or part of the subject."""
+    allowed = _QWORDS | _AUX | _LIGHT | _USER | _FRAME_WORDS | {"'s", "me", "married"}
+    if wanted != "lives_with":
+        allowed = allowed - {"with"}
+    if wanted not in ("reverse",):
+        allowed = allowed - {"know", "knew", "related"}
+    return all(i in p.used or tok in allowed for i, tok in enumerate(p.tokens))
+
+
+# Attributes the person's own facts use one relation for, someone else's another.
+_OWN = {"job": "job_title", "city": "home_city", "area": "lives_in", "live": "lives_in", "address": "lives_in"}
+_OTHERS = {"job": "occupation", "city": "lives_in", "area": "lives_in", "live": "lives_in", "address": "lives_in"}
+_ONLY_OWN = frozenset({"lives_with", "anniversary", "area"})
+
+
+def _query(owner: str, kin: list[_Head], wanted: str) -> PersonalQuery | None:
+    via = tuple(_rel(h) for h in kin)
+    pet_kind = kin[-1].value if kin and kin[-1].kind == "pet" else None
+    if wanted in ("name", "spouse"):
+        if wanted == "spouse":
+            via, last = via, "spouse"
+        elif not via:
+            return None  # "what's my name": not a fact memory keeps
+        else:
+            via, last = via[:-1], via[-1]
+        who = _whose(owner, via)
+        if last == "pet":
+            return PersonalQuery(
+                "pet", subject=owner, via=via, kind=pet_kind, template=f"{who} {kin[-1].word} is {{value}}."
+            )
+        return PersonalQuery(last, subject=owner, via=via, template=f"{who} {_phrase(last)} is {{value}}.")
+    if wanted.startswith("pet:"):
+        if via:
+            return None
+        return PersonalQuery(
+            "pet", subject=owner, kind=wanted[4:], template=f"{_whose(owner, ())} {wanted[4:]} is {{value}}."
+        )
+    if wanted == "pet":
+        return None if via else PersonalQuery("pet", subject=owner, template=f"{_whose(owner, ())} pet is {{value}}.")
+    if wanted in ("breed", "animal"):
+        if owner == "user" and via != ("pet",):
+            return None
+        kind = "breed" if wanted == "breed" else None
+        return PersonalQuery(
+            "pet_kind", subject=owner, via=via, kind=kind, template=f"{_subject(owner, via, kin)} is a {{value}}."
+        )
+    own = owner == "user" and not via
+    if own:
+        relation = _OWN.get(wanted, wanted)
+    elif wanted in _ONLY_OWN:
+        return None
+    else:
+        relation = _OTHERS.get(wanted, wanted)
+    if relation not in RELATIONS:
+        return None
+    kind = "address" if wanted == "address" else None
+    return PersonalQuery(relation, subject=owner, via=via, kind=kind, template=_template(relation, owner, via, kin))
+
+
+def _rel(h: _Head) -> str:
+    return "pet" if h.kind == "pet" else h.value
 
 
 def _phrase(rel: str) -> str:
     return _PHRASE.get(rel, rel.replace("_", " "))
 
 
-def parse_personal_question(question: str) -> PersonalQuery | None:
-    """The lookup a personal question asks for, or None when it is not a personal question."""
-    q = _norm(question)
-    if not q:
+def _whose(owner: str, via: tuple[str, ...]) -> str:
+    """ "Your", "Your sister's", "Dani's", "Dani's husband's"."""
+    base = "Your" if owner == "user" else f"{display(owner)}'s"
+    return " ".join([base, *(f"{_phrase(r)}'s" for r in via)]) if via else base
+
+
+def _subject(owner: str, via: tuple[str, ...], kin: list[_Head]) -> str:
+    if owner == "user" and not via:
+        return "You"
+    if not via:
+        return display(owner)
+    last = kin[-1].word if kin and kin[-1].kind == "pet" else _phrase(via[-1])
+    return f"{_whose(owner, via[:-1])} {last}"
+
+
+_SAY = {
+    "lives_in": "{s} {live} in {{value}}.",
+    "home_city": "{s} {live} in {{value}}.",
+    "grew_up_in": "{s} grew up in {{value}}.",
+    "lives_with": "You live with your {{value}}.",
+    "job_title": "You are a {{value}}.",
+    "occupation": "{s}: {{value}}.",
+    "employer": "{s} {work} at {{value}}.",
+    "school": "{s} {go} to {{value}}.",
+    "grade": "{s} {be} in {{value}}.",
+    "age": "{s} {{value}}.",
+    "car": "{s} {drive} a {{value}}.",
+    "laptop": "{p} laptop is a {{value}}.",
+    "allergy": "{s} {be} allergic to {{value}}.",
+}
+
+
+def _template(relation: str, owner: str, via: tuple[str, ...], kin: list[_Head]) -> str:
+    s = _subject(owner, via, kin)
+    you = s == "You"
+    say = _SAY.get(relation)
+    if say is None:
+        return f"{_whose(owner, via)} {_phrase(relation)} is {{value}}."
+    return say.format(
+        s=s,
+        p=_whose(owner, via),
+        live="live" if you else "lives",
+        work="work" if you else "works",
+        go="go" if you else "goes",
+        be="are" if you else "is",
+        drive="drive" if you else "drives",
+    )
+
+
+def _named_thing(p: _Parsed, heads: list[_Head], attrs: list[tuple[str, int]]) -> PersonalQuery | None:
+    """ "what's my sourdough starter called": a thing the person named (one thing, after "my"/"our")."""
+    things = [h for h in heads if h.kind == "thing"]
+    names = [a for a, _ in attrs] + [h.value for h in heads if h.kind == "attr"]
+    if p.owner != "user" or not p.tokens or p.tokens[0] != "what" or set(names) != {"name"}:
         return None
-
-    # "what's my sister's husband's name", "what's my wife's name", "who's my manager" ---------
-    m = (
-        re.fullmatch(
-            rf"(?:what's|who's|what are)\s+{_WHO}\s+((?:(?:{_KIN_ALT}|{_PET_ALT})'s?\s+)*)"
-            rf"({_KIN_ALT}|{_PET_ALT})(?:'s|s')?(?:\s+(?:name|names|called))?",
-            q,
-        )
-        or re.fullmatch(
-            rf"(?:what|who)\s+(?:is|are|'s)?\s*{_WHO}\s+((?:(?:{_KIN_ALT}|{_PET_ALT})'s?\s+)*)({_KIN_ALT}|{_PET_ALT})"
-            r"(?:'s)?\s+(?:called|named)",
-            q,
-        )
-        or re.fullmatch(
-            rf"what\s+(?:do|did)\s+(?:i|we)\s+call\s+{_WHO}\s+((?:(?:{_KIN_ALT})'s?\s+)*)({_KIN_ALT}|{_PET_ALT})", q
-        )
-    )
-    if m:
-        chain = tuple(_rel_of(w.rstrip("'s").rstrip("'"))[0] for w in re.findall(r"(\w+)'s?", m.group(1) or ""))
-        rel, kind = _rel_of(m.group(2))
-        if kind:
-            return PersonalQuery("pet", template=f"Your {m.group(2)} is {{value}}.", kind=kind, via=chain)
-        if chain:
-            who = "'s ".join(_phrase(c) for c in chain)
-            return PersonalQuery(rel, via=chain, template=f"Your {who}'s {_phrase(rel)} is {{value}}.")
-        return PersonalQuery(rel, template=f"Your {_phrase(rel)} is {{value}}.")
-
-    # "what does my wife do for a living" ---------------------------------------------------------
-    m = re.fullmatch(
-        rf"what\s+does\s+{_WHO}\s+({_KIN_ALT})\s+do(?:\s+for\s+(?:a\s+living|work))?|what's\s+{_WHO}\s+"
-        rf"({_KIN_ALT})'s\s+job",
-        q,
-    )
-    if m:
-        rel, _ = _rel_of(m.group(1) or m.group(2))
-        return PersonalQuery("occupation", via=(rel,), template=f"Your {_phrase(rel)}: {{value}}.")
-
-    # "what's my starter called", "what's my boat's name" (a named thing) --------------------
-    m = re.fullmatch(r"what's\s+(?:my|our)\s+(?:[\w-]+\s+)?([\w-]+?)(?:'s\s+name|\s+called|\s+named)", q)
-    if m and m.group(1) not in KIN and m.group(1) not in PETS:
-        return PersonalQuery("called", subject=m.group(1), template=f"Your {m.group(1)} is called {{value}}.")
-
-    # where the person lives, grew up; where a relative lives --------------------------------
-    if re.fullmatch(
-        r"where\s+(?:do|did)\s+(?:i|we)\s+(?:live|stay)|where's\s+(?:my|our)\s+(?:home|house|place|flat)"
-        r"|what's\s+my\s+(?:home\s+)?address|which\s+part\s+of\s+\w+\s+do\s+(?:i|we)\s+live\s+in"
-        r"|what\s+(?:neighbou?rhood|area|district|town|suburb)\s+do\s+(?:i|we)\s+live\s+in",
-        q,
-    ):
-        return PersonalQuery("lives_in", template="You live in {value}.")
-    if re.fullmatch(r"(?:which|what)\s+city\s+do\s+(?:i|we)\s+live\s+in|what\s+city\s+am\s+i\s+in", q):
-        return PersonalQuery("home_city", template="You live in {value}.")
-    if re.fullmatch(
-        r"where\s+did\s+i\s+grow\s+up|where\s+am\s+i\s+from(?:\s+originally)?|what's\s+my\s+home\s*town"
-        r"|where\s+was\s+i\s+raised",
-        q,
-    ):
-        return PersonalQuery("grew_up_in", template="You grew up in {value}.")
-    m = re.fullmatch(rf"where\s+(?:does|do)\s+{_WHO}\s+({_KIN_ALT})\s+live", q)
-    if m:
-        rel, _ = _rel_of(m.group(1))
-        return PersonalQuery("lives_in", via=(rel,), template=f"Your {_phrase(rel)} lives in {{value}}.")
-    m = re.fullmatch(rf"where\s+does\s+({_NAME})\s+live", q)
-    if m and not is_stop(m.group(1).split()[0]):
-        return PersonalQuery("lives_in", subject=m.group(1), template=f"{display(m.group(1))} lives in {{value}}.")
-    if re.fullmatch(r"who\s+do\s+i\s+live\s+with", q):
-        return PersonalQuery("lives_with", template="You live with your {value}.")
-
-    # car, laptop, job ---------------------------------------------------------------------------
-    if re.fullmatch(
-        r"what\s+(?:car|kind\s+of\s+car|make\s+of\s+car|vehicle)\s+do\s+(?:i|we)\s+(?:drive|have|own)"
-        r"|what\s+do\s+(?:i|we)\s+drive|what's\s+(?:my|our)\s+car|what\s+am\s+i\s+driving"
-        r"|which\s+car\s+do\s+(?:i|we)\s+(?:drive|have|own)",
-        q,
-    ):
-        return PersonalQuery("car", template="You drive a {value}.")
-    if re.fullmatch(
-        r"what\s+laptop\s+(?:am\s+i\s+using|do\s+i\s+(?:use|have))(?:\s+for\s+work)?|what's\s+my\s+"
-        r"(?:work\s+)?laptop",
-        q,
-    ):
-        return PersonalQuery("laptop", template="Your laptop is a {value}.")
-    if re.fullmatch(
-        r"what's\s+my\s+(?:job\s+title|title|role|position|job)|what\s+do\s+i\s+do\s+for\s+(?:a\s+living|work)", q
-    ):
-        return PersonalQuery("job_title", template="You are a {value}.")
-    if re.fullmatch(r"where\s+do\s+i\s+work|who\s+do\s+i\s+work\s+for|who's\s+my\s+employer", q):
-        return PersonalQuery("employer", template="You work at {value}.")
-
-    # pets: "what kind of animal is kumo", "what breed is kumo" --------------------------------
-    m = re.fullmatch(
-        rf"what\s+(?:kind|sort|type)\s+of\s+(?:animal|pet)\s+is\s+({_NAME})|what\s+(?:animal|pet)\s+is\s+"
-        rf"({_NAME})|is\s+({_NAME})\s+a\s+(?:dog|cat)(?:\s+or\s+a\s+(?:dog|cat))?",
-        q,
-    )
-    if m:
-        name = next(g for g in m.groups() if g)
-        return PersonalQuery("pet_kind", subject=name, template=f"{display(name)} is a {{value}}.")
-    if re.fullmatch(
-        rf"what\s+breed\s+is\s+{_WHO}\s+(?:{_PET_ALT})|what's\s+{_WHO}\s+(?:{_PET_ALT})'s\s+breed"
-        rf"|what\s+kind\s+of\s+(?:dog|cat)\s+is\s+{_WHO}\s+(?:{_PET_ALT})",
-        q,
-    ):
-        return PersonalQuery("pet_kind", via=("pet",), kind="breed", template="Your pet is a {value}.")
-    m = re.fullmatch(rf"what\s+breed\s+is\s+({_NAME})|what\s+kind\s+of\s+(?:dog|cat)\s+is\s+({_NAME})", q)
-    if m:
-        name = next(g for g in m.groups() if g)
-        return PersonalQuery("pet_kind", subject=name, kind="breed", template=f"{display(name)} is a {{value}}.")
-
-    # children: school, teacher --------------------------------------------------------------------
-    m = re.fullmatch(
-        rf"who's\s+({_NAME}|my\s+(?:{_KIN_ALT}))'s?\s+(?:new\s+)?teacher|what's\s+({_NAME})'s\s+teacher's\s+name", q
-    )
-    if m:
-        who = m.group(1) or m.group(2)
-        if who.startswith("my "):
-            rel, _ = _rel_of(who[3:])
-            return PersonalQuery("teacher", via=(rel,), template="The teacher is {value}.")
-        return PersonalQuery("teacher", subject=who, template=f"{display(who)}'s teacher is {{value}}.")
-    m = re.fullmatch(
-        rf"where\s+does\s+({_NAME})\s+go\s+to\s+(?:pre-?school|school|daycare|nursery|kindergarten)"
-        rf"|what\s+(?:pre-?school|school|daycare|nursery)\s+does\s+({_NAME})\s+(?:go\s+to|attend)"
-        rf"|what's\s+({_NAME})'s\s+(?:pre-?school|school|daycare|nursery)(?:'s\s+name|\s+called)?"
-        rf"|what's\s+the\s+name\s+of\s+({_NAME})'s\s+(?:pre-?school|school|daycare|nursery)",
-        q,
-    )
-    if m:
-        who = next(g for g in m.groups() if g)
-        return PersonalQuery("school", subject=who, template=f"{display(who)} goes to {{value}}.")
-
-    # birthdays ----------------------------------------------------------------------------------
-    m = re.fullmatch(
-        r"when's\s+(.+?)(?:'s|')\s+birthday|when\s+is\s+(.+?)(?:'s|')\s+birthday|when's\s+(my)\s+birthday"
-        r"|when\s+is\s+(my)\s+birthday",
-        q,
-    )
-    if m:
-        who = next(g for g in m.groups() if g)
-        if who == "my":
-            return PersonalQuery("birthday", template="Your birthday is {value}.")
-        mk = re.fullmatch(rf"(?:my|our)\s+({_KIN_ALT})", who)
-        if mk:
-            rel, _ = _rel_of(mk.group(1))
-            return PersonalQuery("birthday", via=(rel,), template=f"Your {_phrase(rel)}'s birthday is {{value}}.")
-        if re.fullmatch(_NAME, who) and not is_stop(who.split()[0]):
-            return PersonalQuery("birthday", subject=who, template=f"{display(who)}'s birthday is {{value}}.")
+    if any(h.kind != "thing" for h in heads if h.value != "name") or len(things) > 2:
         return None
-
-    # age and school grade: "how old did my dad turn", "what grade is mila in" --------------------
-    m = re.fullmatch(
-        rf"how\s+old\s+(?:is|did|does|will|was)\s+(?:({_WHO}\s+(?:{_KIN_ALT}))|({_NAME}))(?:\s+(?:turn|be|get))?"
-        r"(?:\s+(?:this|last|next)\s+(?:week|month|year))?|how\s+old\s+(am\s+i|did\s+i\s+turn)"
-        r"(?:\s+(?:this|last|next)\s+(?:week|month|year))?",
-        q,
-    )
-    if m:
-        if m.group(3):
-            return PersonalQuery("age", template="You {value}.")
-        if m.group(1):
-            rel, _ = _rel_of(m.group(1).split()[-1])
-            return PersonalQuery("age", via=(rel,), template=f"Your {_phrase(rel)} {{value}}.")
-        if not is_stop(m.group(2).split()[0]):
-            return PersonalQuery("age", subject=m.group(2), template=f"{display(m.group(2))} {{value}}.")
+    thing = things[-1].value
+    if not all(i in p.used or tok in _QWORDS | _AUX | {"the"} for i, tok in enumerate(p.tokens)):
         return None
-    m = re.fullmatch(
-        rf"what\s+grade\s+(?:is|was)\s+(?:({_WHO}\s+(?:{_KIN_ALT}))|({_NAME}))(?:\s+in)?|what\s+grade\s+(?:does|did)\s+"
-        rf"(?:({_WHO}\s+(?:{_KIN_ALT}))|({_NAME}))\s+(?:go\s+to|attend|start)",
-        q,
-    )
-    if m:
-        kin, name = m.group(1) or m.group(3), re.sub(r"\s+in$", "", m.group(2) or m.group(4) or "")
-        if kin:
-            rel, _ = _rel_of(kin.split()[-1])
-            return PersonalQuery("grade", via=(rel,), template=f"Your {_phrase(rel)} is in {{value}}.")
-        if name and not is_stop(name.split()[0]):
-            return PersonalQuery("grade", subject=name, template=f"{display(name)} is in {{value}}.")
-        return None
+    return PersonalQuery("called", subject=thing, template=f"Your {thing} is called {{value}}.")
 
-    # other people: "what does iza do for a living", "what's tomasz's job" ---------------------
-    m = re.fullmatch(
-        rf"what\s+does\s+({_NAME})\s+do(?:\s+for\s+(?:a\s+living|work))?|what's\s+({_NAME})'s\s+"
-        r"(?:job|role|title|job\s+title|occupation|profession)",
-        q,
-    )
-    if m:
-        who = m.group(1) or m.group(2)
-        if not is_stop(who.split()[0]):
-            return PersonalQuery("occupation", subject=who, template=f"{display(who)}: {{value}}.")
-    m = re.fullmatch(
-        r"who\s+(?:leads|runs|heads|manages)\s+(?:the\s+|our\s+)?([\w\s-]+?)(?:\s+team)?"
-        r"|who's\s+(?:the|our)\s+([\w\s-]+?\s+(?:lead|head|manager|pm))",
-        q,
-    )
-    if m:
-        role = (m.group(1) or m.group(2) or "").strip()
-        if role:
-            return PersonalQuery("occupation", subject="", kind=f"role:{role}", template="{name} is the {value}.")
 
-    # who someone is to the person: "who is dani", "how do i know gus" -----------------------------
-    m = re.fullmatch(
-        rf"who's\s+({_NAME})(?:\s+to\s+me)?|how\s+do\s+i\s+know\s+({_NAME})|who\s+was\s+({_NAME})"
-        rf"|what's\s+({_NAME})\s+to\s+me|how\s+is\s+({_NAME})\s+related\s+to\s+me",
-        q,
-    )
-    if m:
-        name = next(g for g in m.groups() if g)
-        if not is_stop(name.split()[0]) and name.split()[0] not in ("your", "it", "they"):
-            return PersonalQuery("", subject="", reverse=name, template="{name} is {value}.")
+# Routines, preferences, holidays and roles: whole-question frames over the normalised words.
+_HOLIDAY_ALT = "|".join(sorted(map(re.escape, HOLIDAYS), key=len, reverse=True))
+_ROUTINE = re.compile(
+    r"(?:what|which) (?:night|nights|day|days|evening|evenings|morning|mornings) (?:do|am) i "
+    r"(?:usually |normally |typically )?(?:go |do |have )?([\w-]+)"
+)
+_OFFICE = re.compile(
+    r"(?:which|what) days? (?:am|do) i (?:usually |normally )?(?:in|go (?:in )?to|work from) the office"
+    r"|when am i in the office"
+)
+_PREFERS = re.compile(
+    r"(?:which|what) ([\w -]+?) do (?:i|we) (?:like to use|prefer to use|prefer|use|like|usually use|go for)"
+    r"|what is (?:my|our) (?:favou?rite|preferred|go-to) ([\w -]+)"
+)
+_HOLIDAY = re.compile(
+    rf"where did (?:i|we) (?:spend|have|celebrate|go for|go at) ({_HOLIDAY_ALT})(?: this year| last year)?"
+    rf"|where (?:was i|were we) (?:for|at|on|over) ({_HOLIDAY_ALT})"
+)
+_ROLE = re.compile(
+    r"who (?:leads|runs|heads|manages) (?:the |our )?([\w -]+?)(?: team)?"
+    r"|who is (?:the|our) ([\w -]+? (?:lead|head|manager|pm))"
+)
 
-    # routines and preferences ---------------------------------------------------------------------
-    m = re.fullmatch(
-        r"(?:what|which)\s+(?:night|nights|day|days|evening)\s+(?:do|am)\s+i\s+(?:usually\s+|normally\s+)?"
-        r"(?:go\s+|do\s+|have\s+)?([\w-]+)",
-        q,
-    )
-    if m and m.group(1) not in ("in",):
+
+def _framed(t: list[str]) -> PersonalQuery | None:
+    q = " ".join(t)
+    m = _ROUTINE.fullmatch(q)
+    if m and m.group(1) not in ("in", "to", "the"):
         return PersonalQuery("schedule", subject=m.group(1), template=f"{m.group(1).capitalize()}: {{value}}.")
-    if re.fullmatch(
-        r"(?:which|what)\s+days?\s+(?:am|do)\s+i\s+(?:usually\s+)?(?:in|go\s+(?:in)?to)\s+the\s+office"
-        r"|when\s+am\s+i\s+in\s+the\s+office",
-        q,
-    ):
+    if _OFFICE.fullmatch(q):
         return PersonalQuery("schedule", subject="office", template="You are in the office {value}.")
-    m = re.fullmatch(
-        r"(?:which|what)\s+([\w\s-]+?)\s+do\s+i\s+(?:like\s+to\s+use|prefer|use|like|usually\s+use|"
-        r"prefer\s+to\s+use)|what's\s+my\s+(?:favou?rite|preferred)\s+([\w\s-]+)",
-        q,
-    )
+    m = _PREFERS.fullmatch(q)
     if m:
         cat = (m.group(1) or m.group(2) or "").strip()
         key = CATEGORY_ALIASES.get(cat)
-        if key:
-            return PersonalQuery("likes", kind=key, template=f"Your preferred {cat} is {{value}}.")
-        return None
-    m = re.fullmatch(
-        rf"where\s+did\s+(?:i|we)\s+(?:spend|have|celebrate)\s+({'|'.join(map(re.escape, HOLIDAYS))})"
-        r"(?:\s+this\s+year|\s+last\s+year)?|where\s+was\s+i\s+(?:for|at|on)\s+"
-        rf"({'|'.join(map(re.escape, HOLIDAYS))})",
-        q,
-    )
+        return PersonalQuery("likes", kind=key, template=f"Your preferred {cat} is {{value}}.") if key else None
+    m = _HOLIDAY.fullmatch(q)
     if m:
         holiday = HOLIDAYS[m.group(1) or m.group(2)]
         return PersonalQuery("holiday_in", subject=holiday, template=f"You spent {holiday.capitalize()} in {{value}}.")
-    if re.fullmatch(
-        r"(?:what|which\s+\w+)\s+am\s+i\s+allergic\s+to|am\s+i\s+allergic\s+to\s+anything|"
-        r"what\s+are\s+my\s+allergies|do\s+i\s+have\s+(?:any\s+)?allergies",
-        q,
-    ):
-        return PersonalQuery("allergy", template="You are allergic to {value}.")
     return None
+
+
+def _role(t: list[str]) -> PersonalQuery | None:
+    """ "who leads the platform team": the person whose stated occupation is that role."""
+    m = _ROLE.fullmatch(" ".join(t))
+    role = (m.group(1) or m.group(2) or "").strip() if m else ""
+    return (
+        PersonalQuery("occupation", subject="", kind=f"role:{role}", template="{name} is the {value}.")
+        if role
+        else None
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -407,7 +823,12 @@ def _aggregate(facts: Iterable[KnownFact]) -> list[_Agg]:
 
 
 def _bar(relation: str) -> float:
-    return PEOPLE_BAR if relation in PEOPLE_RELATIONS else OTHER_BAR
+    return PEOPLE_BAR if relation in PEOPLE_RELATIONS or relation in RELATION_GROUPS else OTHER_BAR
+
+
+def _members(relation: str) -> frozenset[str]:
+    """The stored relations a question's relation covers: "spouse" is a wife, husband or partner."""
+    return RELATION_GROUPS.get(relation, frozenset({relation}))
 
 
 def _pick(cands: list[_Agg], relation: str) -> list[_Agg]:
@@ -446,21 +867,19 @@ def answer_personal(query: PersonalQuery, facts: Sequence[KnownFact]) -> Persona
         return _by_role(query.kind[5:], aggs)
     subjects = [query.subject]
     if query.via:
-        subjects = _follow(query.via, aggs)
-        if len(query.via) == 1:
-            subjects = [*subjects, f"user:{query.via[-1]}"]
-    relations = {query.relation}
+        subjects = _follow(query.via, aggs, query.subject)
+        if len(subjects) > 1 and query.relation not in PEOPLE_RELATIONS:
+            return None  # "where does my kid go to school" with two kids: which one is asked about
+        if len(query.via) == 1 and query.subject == "user":
+            subjects = [*subjects, *(f"user:{r}" for r in _members(query.via[-1]))]
+    relations = set(_members(query.relation))
     if query.relation == "lives_in":
         relations = {"lives_in", "moved_to"}
     cands = [a for a in aggs if a.relation in relations and any(_matches(a.subject, s) for s in subjects)]
     if query.relation == "lives_in":
-        merged: dict[str, _Agg] = {}
-        for c in cands:
-            m = merged.setdefault(c.value.lower(), _Agg(c.subject, "lives_in", c.value))
-            m.confidence = 1 - (1 - m.confidence) * (1 - c.confidence)
-            m.ts = max(m.ts, c.ts)
-            m.facts.extend(c.facts)
-        cands = list(merged.values())
+        cands = _merged(cands)
+    if query.kind == "address":  # a street address, never a city or a neighbourhood
+        cands = [c for c in cands if re.search(r"\d", c.value)]
     if query.relation == "pet":
         people = {a.value.lower() for a in aggs if a.subject == "user" and a.relation in PEOPLE_RELATIONS}
         cands = [c for c in cands if c.value.lower() not in people]
@@ -472,7 +891,7 @@ def answer_personal(query: PersonalQuery, facts: Sequence[KnownFact]) -> Persona
     if query.relation == "likes" and query.kind:
         members = TOOL_CATEGORIES.get(query.kind, frozenset())
         cands = [c for c in cands if c.value.lower() in members]
-    if query.relation in ("son", "daughter", "child"):
+    if query.relation in ("son", "daughter", "child") and query.subject == "user" and not query.via:
         cands = _children(query.relation, aggs)
     picked = _pick(cands, query.relation)
     if not picked:
@@ -481,6 +900,17 @@ def answer_personal(query: PersonalQuery, facts: Sequence[KnownFact]) -> Persona
     conf = min(p.confidence for p in picked)
     used = tuple(f for p in picked for f in p.facts)
     return PersonalAnswer(query.template.format(value=value, name=value, relation=query.relation), value, conf, used)
+
+
+def _merged(cands: list[_Agg]) -> list[_Agg]:
+    """Where someone lives: "lives in" and "moved to" mentions of one place count together."""
+    merged: dict[str, _Agg] = {}
+    for c in cands:
+        m = merged.setdefault(c.value.lower(), _Agg(c.subject, "lives_in", c.value))
+        m.confidence = 1 - (1 - m.confidence) * (1 - c.confidence)
+        m.ts = max(m.ts, c.ts)
+        m.facts.extend(c.facts)
+    return list(merged.values())
 
 
 def _children(relation: str, aggs: list[_Agg]) -> list[_Agg]:
@@ -517,13 +947,18 @@ def _kind_of(value: str) -> str:
     return PETS.get(value.lower(), value.lower())
 
 
-def _follow(via: tuple[str, ...], aggs: list[_Agg]) -> list[str]:
-    names = ["user"]
+def _follow(via: tuple[str, ...], aggs: list[_Agg], start: str = "user") -> list[str]:
+    """The names a chain of relations leads to from `start` ("user", or a lowercase name)."""
+    names = [start]
     for rel in via:
         nxt: list[str] = []
         for n in names:
-            cands = [a for a in aggs if a.relation == rel and _matches(a.subject, n)]
-            nxt.extend(p.value.lower() for p in _pick(cands, rel))
+            if n == "user" and rel in ("son", "daughter", "child"):
+                picked = _children(rel, aggs)
+            else:
+                cands = [a for a in aggs if a.relation in _members(rel) and _matches(a.subject, n)]
+                picked = _pick(cands, rel)
+            nxt.extend(p.value.lower() for p in picked if p.value.lower() not in nxt)
         names = nxt
     return names
 

@@ -12,7 +12,7 @@ Guarantees:
 - ``terms`` are lower-case content words in question order, without duplicates, stop words, question words or
   time words; identifiers ("v2.47.0", "LED-1440", "pdf_renderer_v2", "bootstrap.sh", "/predict") stay whole.
 - ``entities`` keep their original spelling: capitalised names (consecutive ones joined: "Marcus Tran"),
-  acronyms, identifiers, quoted titles, and lower-case names in name-like positions ("who is owen", "mila's").
+  acronyms, identifiers, quoted titles, and lower-case names in name-like positions ("who is owen", "juno's").
 """
 
 from __future__ import annotations
@@ -310,7 +310,7 @@ _GENERIC_POSSESSORS = _words(
     horse bird fish app project repo service server model family kids children kid baby house home school office
     city country world people person group class store shop business week's year's tonight morning"""
 )
-# A lower-case word where a question puts its subject ("what does ines do", "who is owen", "what breed is kumo").
+# A lower-case word where a question puts its subject ("what does ines do", "who is owen", "what breed is pepper").
 _NAME_SLOTS = re.compile(
     r"\b(?:who(?: is|'s| was)|how (?:do|did) (?:i|we) know|does|did|is|was|named|called)\s+"
     r"([a-z\u00c0-\u024f][\w\u00c0-\u024f-]*)(?:\s+([a-z\u00c0-\u024f][\w\u00c0-\u024f-]*))?"
