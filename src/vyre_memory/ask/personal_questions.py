@@ -136,13 +136,14 @@ _FILLERS = _phrases(
     "i can not remember, i can not recall, i forgot, i forget, remind me, can you remind me, could you remind me, "
     "do you know, do you remember, can you tell me, could you tell me, tell me, quick question, quick one, "
     "by the way, btw, again, now, currently, nowadays, these days, at the moment, right now, please, pls, "
-    "exactly, actually, still, just, so, hey, hi, hello, ok, okay, um, uh, anyway, real quick, at present, today"
+    "exactly, actually, still, just, so, hey, hi, hello, ok, okay, um, uh, anyway, real quick, at present, today, "
+    "originally"
 )
 _FILLERS = tuple(sorted(_FILLERS, key=len, reverse=True))
 
 _QWORDS = words("what which who where when how")
 _AUX = words("is are was were am be been does do did has have had will would can could")
-_LIGHT = words("the a an to in at for of on up this last next year month week kind type sort exactly")
+_LIGHT = words("the a an to in at for of on up this last next year month week day date kind type sort exactly")
 _USER = words("i we me us")
 _POSSESSIVES = words("my our")
 # Words that make a question about work, never a personal one.
@@ -556,7 +557,7 @@ def _resolve(p: _Parsed, attrs: list[tuple[str, int]]) -> PersonalQuery | None:
         return PersonalQuery("", subject="", reverse=owner, template="{name} is {value}.") if owner != "user" else None
     if any(h.one for h in kin):
         return None  # "my eldest son": the facts cannot tell which
-    return _query(owner, kin, wanted)
+    return _query(owner, kin, wanted, any(a.startswith("pet:") for a, _ in attrs))
 
 
 def _one_attribute(t: list[str], attr: list[str], kin: bool, named: bool) -> str | None:
@@ -568,7 +569,7 @@ def _one_attribute(t: list[str], attr: list[str], kin: bool, named: bool) -> str
         have.discard("work")  # "what laptop do i use for work": work says which laptop
     if "work" in have:
         have.discard("work")
-        if _has(t, "do", "for") or "job" in have:
+        if _main_do(t) or "job" in have:  # "what does my wife do for work", "what kind of work does he do"
             have.add("job")
         elif "employer" not in have:
             have.add("employer")
@@ -586,12 +587,14 @@ def _one_attribute(t: list[str], attr: list[str], kin: bool, named: bool) -> str
         have = {a for a in have if not a.startswith("pet:")}
     if "age" in have and not ("how" in t and "old" in t) and "age" not in t:
         return None
+    if "birthday" in have and "where" in t:
+        return None  # "where was i born": a place memory does not keep, never a date
     if len(have) == 1:
         return next(iter(have))
     if have:
         return None
     q = t[0] if t else ""
-    if q == "what" and ("do" in t[2:] or _has(t, "do", "for")):
+    if q == "what" and _main_do(t):
         return "job"  # "what does my wife do", "what do i do"
     if q == "where" and "from" in t:
         return "grew_up_in"  # "where is my wife from"
@@ -600,6 +603,11 @@ def _one_attribute(t: list[str], attr: list[str], kin: bool, named: bool) -> str
     if kin and q in ("who", "what", "my", "our"):
         return "name"  # "who is my manager"
     return None
+
+
+def _main_do(t: list[str]) -> bool:
+    """ "do" as the verb ("what does she do", "what do i do for a living"), not the helper ("what do i drive")."""
+    return any(w == "do" and (k == len(t) - 1 or t[k + 1] in ("for", "as")) for k, w in enumerate(t) if k > 0)
 
 
 def _has(t: list[str], *seq: str) -> bool:
@@ -623,7 +631,7 @@ _OTHERS = {"job": "occupation", "city": "lives_in", "area": "lives_in", "live": 
 _ONLY_OWN = frozenset({"lives_with", "anniversary", "area"})
 
 
-def _query(owner: str, kin: list[_Head], wanted: str) -> PersonalQuery | None:
+def _query(owner: str, kin: list[_Head], wanted: str, pet_word: bool = False) -> PersonalQuery | None:
     via = tuple(_rel(h) for h in kin)
     pet_kind = kin[-1].value if kin and kin[-1].kind == "pet" else None
     if wanted in ("name", "spouse"):
@@ -648,6 +656,8 @@ def _query(owner: str, kin: list[_Head], wanted: str) -> PersonalQuery | None:
     if wanted == "pet":
         return None if via else PersonalQuery("pet", subject=owner, template=f"{_whose(owner, ())} pet is {{value}}.")
     if wanted in ("breed", "animal"):
+        if owner == "user" and not via and pet_word:
+            via = ("pet",)  # "what breed of dog do we have"
         if owner == "user" and via != ("pet",):
             return None
         kind = "breed" if wanted == "breed" else None

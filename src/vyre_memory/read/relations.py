@@ -56,7 +56,7 @@ for _rel, _ws in {
     "cousin": "cousin",
     "grandmother": "grandma grandmother granny nana gran oma abuela",
     "grandfather": "grandpa grandfather gramps grandad granddad opa abuelo",
-    "friend": "friend buddy pal bestie bff",
+    "friend": "friend buddy pal mate bestie bff",
     "neighbour": "neighbour neighbor",
     "boss": "boss manager lead supervisor",
     "colleague": "colleague coworker co-worker teammate",
