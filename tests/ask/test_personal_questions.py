@@ -403,3 +403,35 @@ def test_a_pet_question_reads_only_pets_of_that_kind() -> None:
     ]
     assert _answer("what's the dog called", facts) == "Your dog is Rolo."
     assert _answer("what's the name of our cat", facts) == "Your cat is Mango."
+
+
+def test_fast_path_answers_paraphrases_from_the_persons_own_words(tmp_path: Path) -> None:
+    from tests.conftest import typed_line
+
+    from vyre_memory import Memory
+
+    projects = tmp_path / "projects" / "-home-me-code-x"
+    projects.mkdir(parents=True)
+    session = "11111111-2222-4333-8444-555555555555"
+    said = [
+        "my wife solveig and i are repainting the hallway this weekend",
+        "my sister liv lives in malmö now, she moved in march",
+        "we live in tampere, the commute is fine",
+    ]
+    lines = [
+        typed_line(session, f"aaaaaaaa-bbbb-4ccc-8ddd-{i:012d}", text, f"2026-05-0{i + 1}T10:00:00Z")
+        for i, text in enumerate(said)
+    ]
+    (projects / f"{session}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([tmp_path / "projects"])
+        spouse = mem.answer("what is my spouse called")
+        assert spouse.answer == "Your spouse is Solveig." and spouse.via == "fact"
+        assert [s.quote for s in spouse.sources] == ["my wife solveig and i are repainting the hallway this weekend"]
+        sister = mem.answer("where's my sister living these days")
+        assert sister.answer is not None and "Malmö" in sister.answer
+        assert mem.answer("who is liv").answer == "Liv is your sister."
+        street = mem.answer("what's my home address")
+        assert street.abstained and street.answer is None
+        other = mem.answer("where does wren's wife live")
+        assert other.abstained and not any("Your wife" in k for k in other.known)

@@ -228,7 +228,7 @@ def _dated(m: FactMention) -> str:
 def _known(query: PersonalQuery, facts: list[KnownFact]) -> list[str]:
     """Short statements memory is sure of that bear on an unanswered question."""
     out: list[str] = []
-    if query.via:
+    if query.via and query.subject == "user":  # "where does wren's husband live" says nothing of the person's own
         rel = query.via[0]
         hit = answer_personal(PersonalQuery(rel, template=f"Your {rel.replace('_', ' ')} is {{value}}."), facts)
         if hit is not None:
