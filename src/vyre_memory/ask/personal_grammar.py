@@ -245,9 +245,11 @@ _COMPOUND = {("team", "lead"): "lead", ("team", "leader"): "lead", ("line", "man
 
 def _compounds(tokens: list[str]) -> list[str]:
     out: list[str] = []
-    for tok in tokens:
+    for k, tok in enumerate(tokens):
         if out and (out[-1], tok) in _COMPOUND:
             out[-1] = _COMPOUND[(out[-1], tok)]
+        elif out and out[-1] == "the" and tok == "user" and tokens[k + 1 : k + 2] != ["'s"]:
+            out[-1] = "i"  # "where does the user live": the person, asked of in the third person
         else:
             out.append(tok)
     return out
