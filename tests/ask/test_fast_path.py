@@ -67,7 +67,7 @@ def test_agent_scope_never_gets_a_personal_fact(tmp_path: Path, world: str) -> N
                 continue
             res = mem.answer(q["question"], agent_projects=agent, now=q["asked_at"])
             assert res.abstained and res.answer is None and res.known == () and res.sources == ()
-        mine = mem.answer("what's my wife's name" if world == "open" else "what's my dad's name?")
+        mine = mem.answer("what's my wife's name" if world == "open" else "where does my brother live?")
         assert not mine.abstained
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from vyre_memory.ask.personal_questions import KnownFact, answer_personal, parse_personal_question
@@ -275,3 +279,159 @@ def test_grade_abstains_without_a_grade_fact() -> None:
     assert answer_personal(q, [F("mila", "teacher", "Mr Delgado")]) is None
     got = answer_personal(q, [F("mila", "grade", "2nd grade", 0.6)])
     assert got is not None and got.text == "Mila is in 2nd grade."
+
+
+# --- the grammar over a fresh paraphrase set ----------------------------------------------------------------
+
+_PARAPHRASES = json.loads((Path(__file__).parent / "personal_paraphrases.json").read_text())["questions"]
+
+
+def _parsed_as_expected(entry: dict[str, Any]) -> bool:
+    q = parse_personal_question(entry["question"])
+    if entry.get("personal") is False:
+        return q is None
+    if q is None:
+        return False
+    if "reverse" in entry:
+        return q.reverse == entry["reverse"]
+    return (q.reverse, q.subject, list(q.via), q.relation, q.kind) == (
+        None,
+        entry["subject"],
+        entry["via"],
+        entry["relation"],
+        entry.get("kind"),
+    )
+
+
+def test_paraphrase_set_is_large_and_fresh() -> None:
+    personal = [e for e in _PARAPHRASES if e.get("personal") is not False]
+    assert len(personal) >= 150
+    assert len({e["question"] for e in _PARAPHRASES}) == len(_PARAPHRASES)
+
+
+def test_paraphrases_parse_at_least_ninety_percent_right() -> None:
+    wrong = [e["question"] for e in _PARAPHRASES if not _parsed_as_expected(e)]
+    assert len(wrong) <= 0.1 * len(_PARAPHRASES), wrong
+
+
+def test_no_work_or_unanswerable_paraphrase_parses_as_personal() -> None:
+    parsed = [e["question"] for e in _PARAPHRASES if e.get("personal") is False and not _parsed_as_expected(e)]
+    assert parsed == []
+
+
+@pytest.mark.parametrize(
+    ("question", "via", "relation"),
+    [
+        ("what's the name of my daughter's teacher", ("daughter",), "teacher"),
+        ("which school does my son attend", ("son",), "school"),
+        ("where's my brother living these days", ("brother",), "lives_in"),
+        ("what city does my mother live in", ("mother",), "lives_in"),
+        ("what name does my wife go by", (), "wife"),
+        ("what is my spouse called", (), "spouse"),
+    ],
+)
+def test_close_paraphrases_of_common_questions_parse(question: str, via: tuple[str, ...], relation: str) -> None:
+    q = parse_personal_question(question)
+    assert q is not None and (q.subject, q.via, q.relation) == ("user", via, relation)
+
+
+# --- answering from the parse: only what the facts hold ---------------------------------------------------
+
+
+def _answer(question: str, facts: list[KnownFact]) -> str | None:
+    q = parse_personal_question(question)
+    assert q is not None, question
+    got = answer_personal(q, facts)
+    return None if got is None else got.text
+
+
+def test_a_spouse_question_finds_a_stored_wife_or_husband() -> None:
+    assert _answer("what is my spouse called", [F("user", "wife", "Solveig")]) == "Your spouse is Solveig."
+    assert _answer("who am i married to", [F("user", "husband", "Arvid")]) == "Your spouse is Arvid."
+    assert _answer("what's my partner's name", [F("user", "partner", "Noor")]) == "Your spouse is Noor."
+
+
+def test_a_spouse_question_abstains_when_wife_and_husband_disagree() -> None:
+    assert _answer("who is my spouse", [F("user", "wife", "Solveig"), F("user", "husband", "Arvid")]) is None
+
+
+def test_a_wife_question_never_reads_a_partner_fact() -> None:
+    assert _answer("what's my wife's name", [F("user", "partner", "Noor")]) is None
+
+
+def test_a_street_address_is_never_answered_with_a_city() -> None:
+    assert _answer("what's my home address", [F("user", "lives_in", "Tampere")]) is None
+    got = _answer("what's my address", [F("user", "lives_in", "Tampere"), F("user", "lives_in", "14 Alder Row")])
+    assert got == "You live in 14 Alder Row."
+
+
+def test_who_is_someone_is_only_a_relation_the_facts_hold() -> None:
+    assert _answer("who is odile", [F("odile", "lives_in", "Nantes"), F("user", "friend", "Wren")]) is None
+    assert _answer("how do i know odile", [F("user", "cousin", "Odile", 0.7)]) == "Odile is your cousin."
+
+
+def test_a_chain_follows_each_relation_from_the_person() -> None:
+    facts = [F("user", "wife", "Solveig"), F("solveig", "brother", "Tarjei", 0.6)]
+    assert _answer("what's my wife's brother's name", facts) == "Your wife's brother is Tarjei."
+    facts = [F("user", "sister", "Liv"), F("liv", "husband", "Bo", 0.6), F("bo", "lives_in", "Malmö", 0.6)]
+    assert _answer("where does my sister's husband live", facts) == "Your sister's husband lives in Malmö."
+    assert _answer("who is liv married to", facts) == "Liv's spouse is Bo."
+
+
+def test_an_unnamed_relative_is_found_by_the_relation() -> None:
+    facts = [F("user:daughter", "teacher", "Ms Okafor", 0.6), F("user:mother", "lives_in", "Cork", 0.6)]
+    assert _answer("what's the name of my daughter's teacher", facts) == "Your daughter's teacher is Ms Okafor."
+    assert _answer("what city does my mum live in", facts) == "Your mother lives in Cork."
+
+
+def test_a_chain_that_reaches_two_people_abstains() -> None:
+    facts = [
+        F("user", "son", "Pip", 0.6),
+        F("user", "daughter", "Fenna", 0.6),
+        F("pip", "school", "Hillside Primary", 0.6),
+    ]
+    assert _answer("what school does my kid go to", facts) is None
+    assert _answer("what school does my son go to", facts) == "Your son goes to Hillside Primary."
+
+
+def test_a_pet_question_reads_only_pets_of_that_kind() -> None:
+    facts = [
+        F("user", "pet", "Mango"),
+        F("mango", "pet_kind", "cat"),
+        F("user", "pet", "Rolo"),
+        F("rolo", "pet_kind", "dog"),
+    ]
+    assert _answer("what's the dog called", facts) == "Your dog is Rolo."
+    assert _answer("what's the name of our cat", facts) == "Your cat is Mango."
+
+
+def test_fast_path_answers_paraphrases_from_the_persons_own_words(tmp_path: Path) -> None:
+    from tests.conftest import typed_line
+
+    from vyre_memory import Memory
+
+    projects = tmp_path / "projects" / "-home-me-code-x"
+    projects.mkdir(parents=True)
+    session = "11111111-2222-4333-8444-555555555555"
+    said = [
+        "my wife solveig and i are repainting the hallway this weekend",
+        "my sister liv lives in malmö now, she moved in march",
+        "we live in tampere, the commute is fine",
+    ]
+    lines = [
+        typed_line(session, f"aaaaaaaa-bbbb-4ccc-8ddd-{i:012d}", text, f"2026-05-0{i + 1}T10:00:00Z")
+        for i, text in enumerate(said)
+    ]
+    (projects / f"{session}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([tmp_path / "projects"])
+        spouse = mem.answer("what is my spouse called")
+        assert spouse.answer == "Your spouse is Solveig." and spouse.via == "fact"
+        assert [s.quote for s in spouse.sources] == ["my wife solveig and i are repainting the hallway this weekend"]
+        sister = mem.answer("where's my sister living these days")
+        assert sister.answer is not None and "Malmö" in sister.answer
+        assert mem.answer("who is liv").answer == "Liv is your sister."
+        street = mem.answer("what's my home address")
+        assert street.abstained and street.answer is None
+        other = mem.answer("where does wren's wife live")
+        assert other.abstained and not any("Your wife" in k for k in other.known)

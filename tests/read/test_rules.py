@@ -119,7 +119,7 @@ def test_dev_talk_is_never_read_as_a_home(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "fact"),
     [
-        ("on another note, babcia turns 90 next month, party at ours", ("user:grandmother", "age", "turns 90")),
+        ("on another note, granny turns 90 next month, party at ours", ("user:grandmother", "age", "turns 90")),
         ("i just turned 40 lol", ("user", "age", "just turned 40")),
         ("theo starts 3rd grade tomorrow at the new school", ("theo", "grade", "3rd grade")),
     ],

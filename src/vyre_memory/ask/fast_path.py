@@ -192,7 +192,7 @@ class FastPath:
 
     def _quote(self, answer: str, m: FactMention) -> str:
         """The fact's sentence, reaching back in its turn to where a name the answer uses was said
-        ("mila starts 2nd grade tomorrow … her teacher is mr delgado"), so the quote grounds the answer."""
+        ("juno starts 3rd grade monday … her teacher is ms okafor"), so the quote grounds the answer."""
         missing = [c for c in claims(answer) if c.lower() not in m.quote.lower()]
         if not missing:
             return m.quote
@@ -228,7 +228,7 @@ def _dated(m: FactMention) -> str:
 def _known(query: PersonalQuery, facts: list[KnownFact]) -> list[str]:
     """Short statements memory is sure of that bear on an unanswered question."""
     out: list[str] = []
-    if query.via:
+    if query.via and query.subject == "user":  # "where does wren's husband live" says nothing of the person's own
         rel = query.via[0]
         hit = answer_personal(PersonalQuery(rel, template=f"Your {rel.replace('_', ' ')} is {{value}}."), facts)
         if hit is not None:
