@@ -5,11 +5,14 @@ dense         embeddings only
 hybrid        both, fused by reciprocal rank, with the time-window and recency priors, neighbouring
               turns sharing their score, and a second full-text search widened by feedback words
 hybrid+graph  hybrid, with the question expanded by what the graph knows (aliases, relations)
+hybrid+keys   hybrid, with the source turns of matching fact and decision keys, and their values searched
+hybrid+sessions  hybrid, with sessions ranked by their keys (title, requests, files, tools) lifting their
+              passages, and the nearest passages within the best three sessions as one more list
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import ConfigError
 
@@ -55,6 +58,19 @@ class RetrievalConfig:
     feedback_terms: int = 0  # pseudo-relevance feedback: words from the top full-text passages added ...
     feedback_docs: int = 5  # ... read from this many passages ...
     feedback_weight: float = 0.5  # ... in a second full-text list fused at this weight
+    # Keys (ask/keys.py): the source turns of matching fact and decision keys, as one more list ...
+    keys_weight: float = 0.0
+    keys_limit: int = 20
+    key_values: int = 0  # the values of this many best keys are searched for as one more full-text list ...
+    key_values_weight: float = 0.5  # ... at this share of keys_weight
+    # ... and sessions whose key matches: their candidates gain by the session's rank, and the nearest
+    # passages within the best few sessions are one more list
+    session_keys_weight: float = 0.0
+    session_keys_limit: int = 10
+    session_turns: int = 0
+    session_turns_weight: float = 0.5
+    # With a model answering, it reads the ranked passages up to this many characters (not a fixed eight)
+    answer_chars: int = 8000
 
 
 # Measured on open, open2 and the five LoCoMo conversations (recall@8): the dense list is the weaker
@@ -68,6 +84,13 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "dense": RetrievalConfig("dense", bm25=False, facts=False),
     "hybrid": _hybrid("hybrid"),
     "hybrid+graph": _hybrid("hybrid+graph", graph=True),
+    # Keys (ask/keys.py), each an ablation beside hybrid. Measured (recall@8, hybrid → this): open 0.763 → 0.769,
+    # open2 0.770 → 0.748, LoCoMo 26 0.757 → 0.752 for keys; sessions lift LoCoMo 26 and lower open2, so
+    # neither is in hybrid.
+    "hybrid+keys": replace(_hybrid("hybrid+keys"), keys_weight=1.0, key_values=3),
+    "hybrid+sessions": replace(
+        _hybrid("hybrid+sessions"), session_keys_weight=0.3, session_turns=3, session_turns_weight=0.5
+    ),
 }
 DEFAULT = "hybrid"
 
