@@ -115,3 +115,12 @@ def test_answer_recall_is_the_evidence_among_what_the_answer_step_read() -> None
     result = QuestionResult(q=q, passages=[], read=[("z",), ("c",), ("y",)])
     assert result.answer_recall() == 0.5
     assert QuestionResult(q=q, passages=[]).answer_recall() is None  # the fast path read no passages
+
+
+def test_a_session_key_hit_retrieves_the_requests_it_was_made_from(world: Memory) -> None:
+    keys = SessionKeys().refresh(world.store)
+    session = next(s for s in world.sessions(kind="interactive") if s.turn_count > 5)
+    first = next(t for t in world.turns(session.id) if t.kind == "typed")
+    words = tokens(first.text[:300])
+    assert (session.id, first.seq) in keys.request_turns([session.id], words, 2)
+    assert keys.request_turns([session.id], ["zzzz-no-such-word"], 2) == []

@@ -68,6 +68,8 @@ class RetrievalConfig:
     # passages within the best few sessions are one more list
     session_keys_weight: float = 0.0
     session_keys_limit: int = 10
+    session_requests: int = 0  # the best this many sessions' requests that share the question's words ...
+    session_requests_weight: float = 0.5  # ... are one more list at this weight
     session_turns: int = 0
     session_turns_weight: float = 0.5
     # With a model answering, it reads the ranked passages up to this many characters (not a fixed eight)

@@ -34,6 +34,7 @@ from .passages import project_name
 
 OPENING_CHARS = 300  # of each typed request or agent prompt, in its session's key
 MAX_PATHS = 40  # files a session key names at most
+REQUESTS_KEPT = 4  # of each session's first requests, kept with their words to be retrieved by its key
 K1, B = 1.2, 0.75
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_'-]*")
@@ -118,6 +119,8 @@ class SessionKeys:
         self._paths: dict[str, set[str]] = {}
         self.parent: dict[str, str] = {}  # subagent session -> the session its key rolls up into
         self._titles: dict[str, str] = {}
+        # the first requests of each session (its subagents' prompts too), with their words: what its key says
+        self.requests: dict[str, list[tuple[str, int, frozenset[str]]]] = {}
         self._last_turn = 0
         self._version = -1
 
@@ -131,7 +134,7 @@ class SessionKeys:
                 rows = store.session_key_parts(self._last_turn, 20_000)
                 if not rows:
                     break
-                for turn_id, session, parent, text, tool, paths, title, cwd in rows:
+                for turn_id, session, seq, parent, text, tool, paths, title, cwd in rows:
                     owner = parent or session
                     if parent:
                         self.parent[session] = parent
@@ -143,7 +146,11 @@ class SessionKeys:
                         self._titles[owner] = title
                         words.extend(tokens(title))
                     if text:
-                        words.extend(tokens(text[:OPENING_CHARS]))
+                        said = tokens(text[:OPENING_CHARS])
+                        words.extend(said)
+                        requests = self.requests.setdefault(owner, [])
+                        if len(requests) < REQUESTS_KEPT:
+                            requests.append((session, seq, frozenset(said)))
                     if tool:
                         words.append(stem(tool))
                     for path in json.loads(paths) if paths else []:
@@ -166,6 +173,18 @@ class SessionKeys:
             scored = self._index.scores([stem(w) for w in words], keep)
         ranked = sorted(scored, key=lambda d: (-scored[d], names[d]))[:limit]
         return [(names[d], scored[d]) for d in ranked]
+
+    def request_turns(self, sessions: Sequence[str], words: Sequence[str], per_session: int) -> list[tuple[str, int]]:
+        """The turns the best sessions' keys were made from that share words with the question, most shared
+        first within each session, sessions in the given order: a hit on a session key retrieves them."""
+        wanted = {stem(w) for w in words}
+        out: list[tuple[str, int]] = []
+        with self._lock:
+            for owner in sessions:
+                shared = [(len(said & wanted), session, seq) for session, seq, said in self.requests.get(owner, [])]
+                best = sorted((x for x in shared if x[0]), key=lambda x: (-x[0], x[2]))[:per_session]
+                out.extend((session, seq) for _, session, seq in best)
+        return out
 
     def owner(self, session: str) -> str:
         return self.parent.get(session, session)

@@ -277,6 +277,10 @@ class Retriever:
                 allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
             found_sessions = self.session_keys.refresh(self.store).search(key_words, allowed, cfg.session_keys_limit)
             best_sessions = [s for s, _ in found_sessions]
+            if cfg.session_requests:
+                asked = self.session_keys.request_turns(best_sessions[: cfg.session_requests], key_words, 2)
+                from_keys = self.store.passage_ids_for_turns(asked, scope)
+                lists.append((cfg.session_requests_weight, [(pid, 1.0) for pid in from_keys], "sessions"))
             if cfg.session_turns and query is not None and cache is not None:
                 inside = self._session_turns(cache, query, scope, best_sessions[: cfg.session_turns], horizon)
                 lists.append((cfg.session_turns_weight, inside, "sessions"))

@@ -369,11 +369,11 @@ class PassageStore:
     # -- keys (ask/keys.py) ------------------------------------------------------------------------
     def session_key_parts(self, after_turn: int, limit: int) -> list[tuple[Any, ...]]:
         """What session keys are made of, for the turns after `after_turn` in id order (at most `limit`):
-        (turn id, session, parent session if a subagent, the first 300 characters of a typed request or agent
-        prompt, tool name, paths as JSON, session title, session cwd), for typed, agent_prompt and tool_call
-        turns."""
+        (turn id, session, seq, parent session if a subagent, the first 300 characters of a typed request or
+        agent prompt, tool name, paths as JSON, session title, session cwd), for typed, agent_prompt and
+        tool_call turns."""
         return self.conn.execute(
-            """SELECT t.id, t.session, CASE WHEN s.kind = 'subagent' THEN s.parent_session END,
+            """SELECT t.id, t.session, t.seq, CASE WHEN s.kind = 'subagent' THEN s.parent_session END,
                       CASE WHEN t.kind IN ('typed', 'agent_prompt') THEN substr(t.text, 1, 300) END,
                       t.tool_name, t.paths, s.title, s.cwd
                FROM turns t JOIN sessions s ON s.id = t.session
