@@ -72,8 +72,10 @@ class RetrievalConfig:
     session_requests_weight: float = 0.5  # ... are one more list at this weight
     session_turns: int = 0
     session_turns_weight: float = 0.5
-    # With a model answering, it reads the ranked passages up to this many characters (not a fixed eight)
-    answer_chars: int = 8000
+    # With a model answering, it reads the ranked passages up to this many characters (not a fixed eight).
+    # Measured (hybrid, evidence recall at 4,000 / 8,000 / 12,000 / 16,000 characters): open 0.844 / 0.876 /
+    # 0.925 / 0.925, open2 0.851 / 0.897 / 0.917 / 0.931: finding stops rising near 12,000.
+    answer_chars: int = 12_000
 
 
 # Measured on open, open2 and the five LoCoMo conversations (recall@8): the dense list is the weaker
