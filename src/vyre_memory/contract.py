@@ -240,6 +240,8 @@ class AskResult:
     latency_ms: float = 0.0
     cost_usd: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    # the record uuids of each passage the answer step read (for the eval's answer recall; not in the contract)
+    read: tuple[tuple[str, ...], ...] = field(default=(), repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -68,7 +68,8 @@ def write_world(root: Path, seed: int, n: int = 4) -> World:
     rng = random.Random(seed)
     turns = [mixed_turn(rng) for _ in range(n)]
     tokens = {t.work_token for t in turns}
-    turns = [t for t in turns if not set(t.secrets) & tokens]  # a secret that is also a work token proves nothing
+    # a secret inside a work token ("ulagan" in "ulagancor") would be found in the work sentence: it proves nothing
+    turns = [t for t in turns if not any(s in token for s in t.secrets for token in tokens)]
     projects = root / "projects"
     w = TranscriptWriter(projects / GRANTED.replace("/", "-") / "s.jsonl", GRANTED)
     for t in turns:

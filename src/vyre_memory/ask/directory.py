@@ -10,12 +10,15 @@ Guarantees:
   outside every window, and inside a bound that is only an end: memory's "now");
 - `keep(ids, ...)` answers the same question for given ids, in their order;
 - `id_range(since, until)` bounds the ids of every passage in the window, and `span(scope)` those of a
-  scope's passages (for full-text searches).
+  scope's passages (for full-text searches);
+- `sessions_in(scope)` is the set of sessions with passages the scope keeps (for the key lists), and
+  `ids_of_sessions` the passages of given sessions.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection
 
 import numpy as np
 
@@ -36,6 +39,7 @@ class PassageDirectory:
         self._has_ts = np.zeros(0, dtype=bool)
         self._scopes: dict[tuple[object, ...], np.ndarray] = {}
         self._spans: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        self._named: dict[tuple[object, ...], tuple[int, frozenset[str]]] = {}
         self._version = -1
 
     def refresh(self, store: Store) -> PassageDirectory:
@@ -43,7 +47,7 @@ class PassageDirectory:
         with self._lock:
             version = store.corpus_version()
             if version != self._version:
-                self._scopes, self._spans, self._version = {}, {}, version
+                self._scopes, self._spans, self._named, self._version = {}, {}, {}, version
             last = int(self.ids[-1]) if len(self.ids) else 0
             newest = store.passage_count()
             if newest - last > FROM_INDEXES:  # many to read: the indexes alone, not the table's text pages
@@ -119,6 +123,25 @@ class PassageDirectory:
         """Sorted ids of the passages inside the scope and the window [since, until)."""
         with self._lock:
             return self.ids[self._rows_kept(store, scope, slice(None), since, until)]
+
+    def sessions_in(self, store: Store, scope: Scope) -> frozenset[str]:
+        """The sessions with passages that the scope may read (from the same scope SQL as `ids_in`)."""
+        with self._lock:
+            mask = self._session_mask(store, scope)
+            key = ("sessions", scope.project_cwds, scope.agent_projects)
+            cached = self._named.get(key)
+            if cached is None or cached[0] != len(self._codes):
+                names = [s for s, code in self._codes.items() if mask[code]]
+                cached = self._named[key] = (len(self._codes), frozenset(names))
+            return cached[1]
+
+    def ids_of_sessions(self, sessions: Collection[str]) -> np.ndarray:
+        """Sorted ids of every passage of these sessions (any scope: callers pass sessions from `sessions_in`)."""
+        with self._lock:
+            codes = [self._codes[s] for s in sessions if s in self._codes]
+            if not codes:
+                return np.zeros(0, dtype=np.int64)
+            return self.ids[np.isin(self._session, np.asarray(codes, dtype=np.int32))]
 
     def keep(
         self, store: Store, scope: Scope, ids: list[int], *, since: str | None = None, until: str | None = None

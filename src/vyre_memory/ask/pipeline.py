@@ -35,8 +35,10 @@ from ..read.asides import personal_question
 from ..read.trust import judge_sentence, judge_turn, own_sentences
 from .answer_types import asked
 from .candidates import split_ablation
+from .configs import get_config
 from .grounding import quote_for
 from .injection import carries_injection
+from .retrieve import within_chars
 from .text import content_words, overlap, sentences
 from .understand import understand
 from .vote import decide
@@ -44,7 +46,6 @@ from .vote import decide
 THRESHOLDS: dict[str, float] = {"person": 0.6, "relation": 0.6, "who-said": 0.6}
 DEFAULT_THRESHOLD = 0.5
 BUDGETS_S = {"rerank": 0.7, "answer": 1.5, "second_look": 0.7}
-# Classes the no-model extractor may answer; people and relations come only from facts.
 AGENT_PERSONAL = (
     "This scope covers the work in its granted projects only; questions about the person's own life "
     "(family, home, health, plans) are answered only on the person's own surface."
@@ -157,7 +158,9 @@ class Pipeline:
         yield Event("memory.thinking", ask_id, "searching")
         mark = time.perf_counter()
         rerank_backend = self._backend("rerank")
-        k = 30 if rerank_backend is not None else 8
+        # a model reads passages up to a character budget (the config's answer_chars), the extractor eight
+        budget = get_config(retrieval_config).answer_chars if self._backend("answer") is not None else None
+        k = 30 if rerank_backend is not None or budget else 8
         passages = self.memory.retriever.retrieve(
             question, scope, k=k, now=now, thread=thread, understanding=u, config=retrieval_config
         )
@@ -170,8 +173,10 @@ class Pipeline:
             from .rerank import rerank
 
             rr = rerank(question, passages, rerank_backend, keep=8, timeout_s=BUDGETS_S["rerank"])
-            passages, cost = list(rr.passages), cost + rr.cost_usd
-        passages = passages[:8]
+            chosen = {p.id for p in rr.passages}  # with a budget, retrieval's order follows the reranked eight
+            rest = [p for p in passages if p.id not in chosen] if budget else []
+            passages, cost = list(rr.passages) + rest, cost + rr.cost_usd
+        passages = within_chars(passages, budget) if budget else passages[:8]
         timings["rerank"] = _ms(mark)
 
         # 5. answer
@@ -270,7 +275,8 @@ class Pipeline:
                 cost_usd=round(cost, 6),
             )
         timings["abstention"] = _ms(mark)
-        result = replace(result, timings=timings, latency_ms=_ms(started))
+        read = tuple(p.uuids for p in passages)
+        result = replace(result, timings=timings, latency_ms=_ms(started), read=read)
         self._store(key, result)
         yield Event("memory.answered", ask_id)
         yield Event("result", ask_id, result=result)

@@ -29,6 +29,7 @@ from ..store.vectors import VectorIndex
 from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
 from .feedback import feedback_terms
+from .keys import RecordKeys, SessionKeys, tokens
 from .personal_questions import parse_personal_question
 from .understand import Understanding, is_stop_word, understand
 
@@ -177,6 +178,8 @@ class Retriever:
         self._df_version = -1
         self._df_total = -1
         self._mentions: list[Any] = []
+        self.session_keys = SessionKeys()
+        self.record_keys = RecordKeys()
 
     def retrieve(
         self,
@@ -189,7 +192,10 @@ class Retriever:
         thread: str | None = None,
         understanding: Understanding | None = None,
         extra_terms: Sequence[str] = (),
+        chars: int | None = None,
     ) -> list[Passage]:
+        """The best passages for `question` in `scope`, best first: at most `k`, and with `chars` also no more
+        than fill that many characters of text (`within_chars`), so a model reads a budget, not a count."""
         if not scope.personal_allowed and personal_question(question):
             return []  # the person's life is never searched for an agent
         cfg = config if isinstance(config, RetrievalConfig) else get_config(config)
@@ -216,6 +222,8 @@ class Retriever:
             if window:
                 windowed = self._full_text(words, scope, cfg.candidates // 2, since, until)
                 lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed, "bm25"))
+        query: np.ndarray | None = None
+        cache: VectorCache | None = None
         if cfg.dense and self.embedder is not None:
             pool: dict[str, list[tuple[int, float]]] = {}  # one search of the index serves both dense lists
             query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
@@ -245,6 +253,40 @@ class Retriever:
                 lists.append((cfg.feedback_weight * outside, widened, "bm25"))
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
+        key_words = [w for t in terms or [question] for w in tokens(t)]
+        allowed: frozenset[str] | None = None
+        if cfg.keys_weight:
+            allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
+            hits = self.record_keys.refresh(self.store, self.user_name).search(
+                key_words,
+                allowed,
+                horizon,
+                personal=scope.personal_allowed,
+                newest_first=u.wants_current,
+                limit=cfg.keys_limit,
+            )
+            turns = list(dict.fromkeys((k.session, k.seq) for k in hits))
+            ranked_keys = self.store.passage_ids_for_turns(turns, scope)
+            lists.append((cfg.keys_weight, [(pid, 1.0) for pid in ranked_keys], "keys"))
+            # what the best keys say ("the dog is Rex") is searched for too: the turns that name it in passing
+            values = [w for k in hits[: cfg.key_values] for w in fts_words([k.value])]
+            values = [w for w in dict.fromkeys(values) if w not in terms and not is_stop_word(w)]
+            if values and cfg.bm25:
+                named = self._full_text(self._selective(values), scope, cfg.candidates // 2, None, horizon)
+                lists.append((cfg.keys_weight * cfg.key_values_weight, named, "keys"))
+        best_sessions: list[str] = []
+        if cfg.session_keys_weight:
+            if allowed is None:
+                allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
+            found_sessions = self.session_keys.refresh(self.store).search(key_words, allowed, cfg.session_keys_limit)
+            best_sessions = [s for s, _ in found_sessions]
+            if cfg.session_requests:
+                asked = self.session_keys.request_turns(best_sessions[: cfg.session_requests], key_words, 2)
+                from_keys = self.store.passage_ids_for_turns(asked, scope)
+                lists.append((cfg.session_requests_weight, [(pid, 1.0) for pid in from_keys], "sessions"))
+            if cfg.session_turns and query is not None and cache is not None:
+                inside = self._session_turns(cache, query, scope, best_sessions[: cfg.session_turns], horizon)
+                lists.append((cfg.session_turns_weight, inside, "sessions"))
         fused: dict[int, float] = {}
         via: dict[int, set[str]] = {}
         for weight, ranked, name in lists:
@@ -265,6 +307,14 @@ class Retriever:
                     other = at.get((r.session, r.seq + step))
                     if other is not None and other != pid:
                         fused[pid] += cfg.neighbor_weight * own[other]
+        if best_sessions:
+            # sessions whose keys match: every candidate in one of them gains by its session's rank
+            key_rank = {s: i for i, s in enumerate(best_sessions)}
+            for pid in fused:
+                if pid in rows:
+                    at_rank = key_rank.get(self.session_keys.owner(rows[pid].session))
+                    if at_rank is not None:
+                        fused[pid] += cfg.session_keys_weight / (cfg.rrf_k + at_rank + 1)
         if cfg.session_weight:
             per_session: dict[str, float] = {}
             for pid, score in fused.items():
@@ -307,7 +357,7 @@ class Retriever:
             out.append(passage)
             if len(out) >= k:
                 break
-        return out
+        return within_chars(out, chars) if chars is not None else out
 
     def _dense(
         self,
@@ -336,6 +386,19 @@ class Retriever:
         score = dict(hits)
         kept = places.keep(self.store, scope, [pid for pid, _ in hits], since=since, until=until)
         return [(pid, score[pid]) for pid in kept[:k]]
+
+    def _session_turns(
+        self, cache: VectorCache, query: np.ndarray, scope: Scope, sessions: list[str], horizon: str
+    ) -> list[tuple[int, float]]:
+        """The best turns within the best sessions (their subagents' too): the nearest of their passages in
+        scope and before `horizon`."""
+        if not sessions:
+            return []
+        places = self.directory.refresh(self.store)
+        members = set(sessions) | {s for s, parent in self.session_keys.parent.items() if parent in sessions}
+        ids = places.ids_of_sessions(members & places.sessions_in(self.store, scope))
+        kept = np.asarray(places.keep(self.store, scope, ids.tolist(), until=horizon), dtype=np.int64)
+        return cache.search(query, kept, 10) if len(kept) else []
 
     def _selective(self, terms: list[str]) -> list[str]:
         """Drop search words that match most passages when rarer ones are there: "test" or "error"
@@ -450,6 +513,19 @@ def withheld(passage: Passage) -> Passage | None:
     if not text:
         return None
     return replace(passage, text=text, about="")
+
+
+def within_chars(passages: Sequence[Passage], budget: int) -> list[Passage]:
+    """The leading passages whose text fits in `budget` characters (always the first one): what a model
+    with that reading budget is shown."""
+    out: list[Passage] = []
+    used = 0
+    for p in passages:
+        if out and used + len(p.text) > budget:
+            break
+        out.append(p)
+        used += len(p.text)
+    return out
 
 
 # What an answer of each question class looks like: a passage that has that shape is a

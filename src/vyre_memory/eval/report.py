@@ -43,6 +43,11 @@ def table(reports: list[dict[str, Any]]) -> str:
     lines.append("  ".join(c.ljust(w) for c, w in zip(cols, widths)))
     lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in rows]
     for r in reports:
+        if r.get("answer_recall") is not None:
+            lines.append(
+                f"answer recall ({r['ablation']}): {_fmt(r['answer_recall'])} of evidence turns among the "
+                f"{_fmt(r.get('answer_read'))} passages the answer step read on average"
+            )
         chars = r.get("recall_at_chars") or {}
         if any(v is not None for v in chars.values()):
             lines.append(

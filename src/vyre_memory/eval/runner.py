@@ -29,8 +29,10 @@ from .metrics import evidence_recall, evidence_recall_chars, judge, mean, percen
 from .models import ModelChoice
 
 RECALL_KS = (1, 5, 8, 10)
-RECALL_CHARS = (4000,)  # recall at equal characters returned: eight ~500-character chunks
-RETRIEVE_K = 30  # passages read for the recall figures (enough to fill RECALL_CHARS)
+# recall at equal characters returned: 4,000 is eight ~500-character chunks; the larger ones are what a model
+# answering may read (configs.answer_chars), to see where more reading stops finding more evidence
+RECALL_CHARS = (4000, 8000, 12000, 16000)
+RETRIEVE_K = 60  # passages read for the recall figures (enough to fill RECALL_CHARS)
 RERANK_SUFFIX = "+rerank"
 RERANK_MODES = ("auto", "on", "off", "both")
 
@@ -50,6 +52,7 @@ class QuestionResult:
     cost_usd: float = 0.0
     latency_ms: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)
+    read: list[tuple[str, ...]] | None = None  # the record uuids of each passage the answer step read
 
     def recall(self, k: int) -> float | None:
         if not self.q.answerable:
@@ -60,6 +63,13 @@ class QuestionResult:
         if not self.q.answerable:
             return None
         return evidence_recall_chars(self.q.evidence, [(p.uuids, len(p.text)) for p in self.passages], budget)
+
+    def answer_recall(self) -> float | None:
+        """Share of the evidence turns among the passages the answer step read (None: it read none, as when
+        the fast path answered from facts, or the question has no evidence)."""
+        if not self.q.answerable or not self.read:
+            return None
+        return evidence_recall(self.q.evidence, self.read, len(self.read))
 
     def to_json(self) -> dict[str, Any]:
         scope = {}
@@ -81,6 +91,8 @@ class QuestionResult:
             "trap_hit": self.trap,
             "via": self.via,
             "recall_at_8": self.recall(8),
+            "answer_recall": self.answer_recall(),
+            "read": len(self.read) if self.read is not None else None,
             "top_k": [list(p.uuids) for p in self.passages[: max(RECALL_KS)]],
             "timings": self.stages,
             "latency_ms": round(self.latency_ms, 2),
@@ -98,6 +110,7 @@ def ask_with_memory(mem: Memory, q: EvalQuestion, ablation: str) -> dict[str, An
         q.question, project_cwds=q.project_cwds, agent_projects=q.agent_projects, now=q.asked_at, config=ablation
     )
     out = result.to_dict()
+    out["read"] = [list(uuids) for uuids in result.read]
     if result.answer:  # every name, number and date told must stand in what it cites (quote, speaker, day)
         texts = [passage_evidence(s.quote, name=s.name, ts=s.ts) for s in result.sources]
         out["ungrounded"] = not check(result.answer, texts).ok
@@ -205,6 +218,7 @@ def _one(
             result.latency_ms = float(out.get("latency_ms") or 0.0)
             result.stages = dict(out.get("timings") or {})
             result.ungrounded = out.get("ungrounded")
+            result.read = [tuple(uuids) for uuids in out.get("read") or []]
     result.right = judge(result.answer, bool(result.abstained), q.answerable, q.accept, q.reject)
     result.trap = trap_hit(result.answer, q.reject)
     return result
@@ -247,6 +261,8 @@ def _metrics(results: list[QuestionResult], retrieval_only: bool, kind: str) -> 
                     "inconsistent",
                     "ungrounded",
                     "cost_per_question_usd",
+                    "answer_recall",
+                    "answer_read",
                 )
             }
         )
@@ -261,6 +277,9 @@ def _metrics(results: list[QuestionResult], retrieval_only: bool, kind: str) -> 
     out["inconsistent"] = sum(1 for r in results if len(r.answers_seen) > 1)
     out["ungrounded"] = sum(1 for r in results if r.ungrounded)
     out["cost_per_question_usd"] = round(sum(r.cost_usd for r in results) / n, 6)
+    # what the answer step read: the share of evidence turns in it, and how many passages (retrieval answers)
+    out["answer_recall"] = mean(r.answer_recall() for r in with_evidence)
+    out["answer_read"] = mean(float(len(r.read)) for r in results if r.read)
     if kind == "locomo":
         out["f1"] = mean(token_f1(None if r.abstained else r.answer, r.q.gold) for r in answerable)
     return out

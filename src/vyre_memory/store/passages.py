@@ -11,6 +11,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -73,6 +74,20 @@ class PassageRow:
     session_kind: str
     title: str | None
     search: str = ""
+
+
+@dataclass(frozen=True)
+class DecisionSource:
+    """One turn a graph decision was read from."""
+
+    decision: str  # the decision entity's id
+    name: str
+    status: str  # "current" | "superseded"
+    project: str
+    session: str
+    seq: int
+    quote: str
+    ts: str | None
 
 
 def scope_sql(scope: Scope, session_alias: str = "s") -> tuple[str, list[object]]:
@@ -350,6 +365,31 @@ class PassageStore:
             ).fetchall()
             out.extend(r[0] for r in rows if r[0] not in out)
         return out
+
+    # -- keys (ask/keys.py) ------------------------------------------------------------------------
+    def session_key_parts(self, after_turn: int, limit: int) -> list[tuple[Any, ...]]:
+        """What session keys are made of, for the turns after `after_turn` in id order (at most `limit`):
+        (turn id, session, seq, parent session if a subagent, the first 300 characters of a typed request or
+        agent prompt, tool name, paths as JSON, session title, session cwd), for typed, agent_prompt and
+        tool_call turns."""
+        return self.conn.execute(
+            """SELECT t.id, t.session, t.seq, CASE WHEN s.kind = 'subagent' THEN s.parent_session END,
+                      CASE WHEN t.kind IN ('typed', 'agent_prompt') THEN substr(t.text, 1, 300) END,
+                      t.tool_name, t.paths, s.title, s.cwd
+               FROM turns t JOIN sessions s ON s.id = t.session
+               WHERE t.id > ? AND t.kind IN ('typed', 'agent_prompt', 'tool_call') ORDER BY t.id LIMIT ?""",
+            (after_turn, limit),
+        ).fetchall()
+
+    def decision_sources(self) -> list[DecisionSource]:
+        """Every source turn of every decision in the graph, with its project's name."""
+        rows = self.conn.execute(
+            """SELECT d.id, d.name, d.status, p.name, es.session, es.seq, es.quote, es.ts
+               FROM entities d JOIN edges e ON e.src = d.id AND e.relation = 'about'
+               JOIN entities p ON p.id = e.dst JOIN edge_sources es ON es.edge = e.id
+               WHERE d.kind = 'decision' ORDER BY d.id, es.session, es.seq"""
+        ).fetchall()
+        return [DecisionSource(*r) for r in rows]
 
     def passages_by_id(self, ids: Sequence[int]) -> dict[int, PassageRow]:
         out: dict[int, PassageRow] = {}

@@ -1,0 +1,258 @@
+"""Retrieval keys: short texts that stand for turns, searched by their own words.
+
+A long turn that says something once in passing scores low against a question on its full text; a key that
+says only that thing scores high, and a hit on the key retrieves the turns it points to. Two kinds:
+
+    session keys   one per session: its title, the openings of what the person asked in it, the files it
+                   touched and the tools it ran; a subagent's key parts roll up into its parent session
+    record keys    one per personal fact mention (who, the relation in words, the value, the sentence it was
+                   read from) and one per decision the graph holds (the decision, its project, its sentence),
+                   each with its time and its source turn
+
+Guarantees:
+- keys are derived from the store (turns, facts, the graph) and grown or rebuilt when those change; nothing
+  is written;
+- a search scores only keys whose sessions the caller's scope may read (the caller passes that set, taken
+  from the same scope SQL every list uses), and no key with a time after the question's "now";
+- personal-fact keys are returned only when asked for (`personal=True`): never for an agent's scope;
+- the same keys and words give the same ranking (ties broken by session, then seq).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from ..read.relations import KIN
+from ..store.sqlite import Store
+from .passages import project_name
+
+OPENING_CHARS = 300  # of each typed request or agent prompt, in its session's key
+MAX_PATHS = 40  # files a session key names at most
+REQUESTS_KEPT = 4  # of each session's first requests, kept with their words to be retrieved by its key
+K1, B = 1.2, 0.75
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_'-]*")
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A crude stem, the same for a key and a question: "deploys", "deployed", "deploying" → "deploy"."""
+    word = word.lower().strip("'-_").removesuffix("'s")
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    out = []
+    for w in _WORD.findall(text.lower()):
+        out.append(stem(w))
+        if "_" in w or "-" in w:  # "billing_service" is also "billing" and "service"
+            out.extend(stem(p) for p in re.split(r"[_-]", w) if len(p) > 1)
+    return out
+
+
+class _Bm25:
+    """BM25 over small documents held in memory, added to in place."""
+
+    def __init__(self) -> None:
+        self.docs: list[Counter[str]] = []
+        self.lengths: list[int] = []
+        self.postings: dict[str, set[int]] = {}
+
+    def set(self, doc: int, words: Iterable[str]) -> None:
+        counts = Counter(words)
+        while len(self.docs) <= doc:
+            self.docs.append(Counter())
+            self.lengths.append(0)
+        for w in self.docs[doc]:
+            self.postings[w].discard(doc)
+        self.docs[doc], self.lengths[doc] = counts, sum(counts.values())
+        for w in counts:
+            self.postings.setdefault(w, set()).add(doc)
+
+    def scores(self, words: Sequence[str], keep: Collection[int] | None = None) -> dict[int, float]:
+        n = max(1, len(self.docs))
+        avg = max(1.0, sum(self.lengths) / n)
+        out: dict[int, float] = {}
+        for w in dict.fromkeys(words):
+            docs = self.postings.get(w)
+            if not docs:
+                continue
+            idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+            for d in docs:
+                if keep is not None and d not in keep:
+                    continue
+                tf = self.docs[d][w]
+                out[d] = out.get(d, 0.0) + idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[d] / avg))
+        return out
+
+
+@dataclass(frozen=True)
+class RecordKey:
+    """A fact mention or a decision: what it says, when, and the turn it was read from."""
+
+    kind: str  # "fact" | "decision"
+    text: str
+    value: str  # what it says: a fact's value, a decision's words
+    session: str
+    seq: int
+    ts: str | None
+    current: bool  # the current value or decision, not one a newer one replaced
+
+
+class SessionKeys:
+    """One key per session (a subagent's parts in its parent's), grown forward by turn id."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._index = _Bm25()
+        self._doc: dict[str, int] = {}  # session (a parent, for subagents) -> document number
+        self._words: dict[str, list[str]] = {}
+        self._paths: dict[str, set[str]] = {}
+        self.parent: dict[str, str] = {}  # subagent session -> the session its key rolls up into
+        self._titles: dict[str, str] = {}
+        # the first requests of each session (its subagents' prompts too), with their words: what its key says
+        self.requests: dict[str, list[tuple[str, int, frozenset[str]]]] = {}
+        self._last_turn = 0
+        self._version = -1
+
+    def refresh(self, store: Store) -> SessionKeys:
+        with self._lock:
+            version = store.corpus_version()
+            if version == self._version:
+                return self
+            touched: set[str] = set()
+            while True:
+                rows = store.session_key_parts(self._last_turn, 20_000)
+                if not rows:
+                    break
+                for turn_id, session, seq, parent, text, tool, paths, title, cwd in rows:
+                    owner = parent or session
+                    if parent:
+                        self.parent[session] = parent
+                    words = self._words.setdefault(owner, [])
+                    if owner not in self._paths:
+                        self._paths[owner] = set()
+                        words.extend(tokens(project_name(cwd)))
+                    if title and not parent and self._titles.get(owner) != title:
+                        self._titles[owner] = title
+                        words.extend(tokens(title))
+                    if text:
+                        said = tokens(text[:OPENING_CHARS])
+                        words.extend(said)
+                        requests = self.requests.setdefault(owner, [])
+                        if len(requests) < REQUESTS_KEPT:
+                            requests.append((session, seq, frozenset(said)))
+                    if tool:
+                        words.append(stem(tool))
+                    for path in json.loads(paths) if paths else []:
+                        if path not in self._paths[owner] and len(self._paths[owner]) < MAX_PATHS:
+                            self._paths[owner].add(path)
+                            words.extend(tokens(path.rsplit("/", 1)[-1]))
+                    touched.add(owner)
+                    self._last_turn = max(self._last_turn, turn_id)
+            for owner in touched:
+                doc = self._doc.setdefault(owner, len(self._doc))
+                self._index.set(doc, self._words[owner])
+            self._version = version
+        return self
+
+    def search(self, words: Sequence[str], allowed: Collection[str] | None, limit: int) -> list[tuple[str, float]]:
+        """The best sessions for the words, among `allowed` (None: any), best first."""
+        with self._lock:
+            names = list(self._doc)
+            keep = None if allowed is None else {self._doc[s] for s in allowed if s in self._doc}
+            scored = self._index.scores([stem(w) for w in words], keep)
+        ranked = sorted(scored, key=lambda d: (-scored[d], names[d]))[:limit]
+        return [(names[d], scored[d]) for d in ranked]
+
+    def request_turns(self, sessions: Sequence[str], words: Sequence[str], per_session: int) -> list[tuple[str, int]]:
+        """The turns the best sessions' keys were made from that share words with the question, most shared
+        first within each session, sessions in the given order: a hit on a session key retrieves them."""
+        wanted = {stem(w) for w in words}
+        out: list[tuple[str, int]] = []
+        with self._lock:
+            for owner in sessions:
+                shared = [(len(said & wanted), session, seq) for session, seq, said in self.requests.get(owner, [])]
+                best = sorted((x for x in shared if x[0]), key=lambda x: (-x[0], x[2]))[:per_session]
+                out.extend((session, seq) for _, session, seq in best)
+        return out
+
+    def owner(self, session: str) -> str:
+        return self.parent.get(session, session)
+
+
+# Relation names as the words a question uses for them ("wife" is also "spouse"; "lives_in" is "live").
+_RELATION_WORDS: dict[str, list[str]] = {}
+for _word, _rel in KIN.items():
+    _RELATION_WORDS.setdefault(_rel, []).append(_word)
+
+
+def relation_words(relation: str) -> str:
+    return " ".join([relation.replace("_", " "), *_RELATION_WORDS.get(relation, [])[:4]])
+
+
+class RecordKeys:
+    """Keys for personal-fact mentions and graph decisions, rebuilt when facts or the graph change."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int] = (-1, -1)
+        self.keys: list[RecordKey] = []
+        self._index = _Bm25()
+
+    def refresh(self, store: Store, user_name: str) -> RecordKeys:
+        stamp = (store.facts_version(), store.graph_version())
+        with self._lock:
+            if stamp == self._stamp:
+                return self
+            keys: list[RecordKey] = []
+            for m in store.fact_mentions():
+                who = f"{user_name} my i" if m.subject == "user" else m.subject
+                text = f"{who} {relation_words(m.relation)} {m.object}. {m.quote}"
+                keys.append(RecordKey("fact", text, m.object, m.session, m.seq, m.ts, m.status == "current"))
+            for d in store.decision_sources():
+                text = f"decided decision {d.name} {d.project} {d.quote}"
+                keys.append(RecordKey("decision", text, d.name, d.session, d.seq, d.ts, d.status == "current"))
+            index = _Bm25()
+            for i, key in enumerate(keys):
+                index.set(i, tokens(key.text))
+            self.keys, self._index, self._stamp = keys, index, stamp
+        return self
+
+    def search(
+        self,
+        words: Sequence[str],
+        allowed: Collection[str] | None,
+        horizon: str,
+        *,
+        personal: bool,
+        newest_first: bool,
+        limit: int,
+    ) -> list[RecordKey]:
+        """The best keys before `horizon`, best first. With `newest_first` ("where do i live now") a current
+        value or decision gains over one a newer one replaced."""
+        with self._lock:
+            keys, index = self.keys, self._index
+        keep = {
+            i
+            for i, k in enumerate(keys)
+            if (personal or k.kind != "fact")
+            and (allowed is None or k.session in allowed)
+            and not (k.ts and k.ts > horizon)
+        }
+        scored = index.scores([stem(w) for w in words], keep)
+        if newest_first:
+            for i in scored:
+                if keys[i].current:
+                    scored[i] *= 1.5
+        ranked = sorted(scored, key=lambda i: (-scored[i], keys[i].session, keys[i].seq))
+        return [keys[i] for i in ranked[:limit]]
