@@ -67,7 +67,7 @@ def main() -> None:
 
 # -- ingest --------------------------------------------------------------------------------------
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=Path))  # ingest says what to do
 @click.option("--format", "format_name", help="Read PATHS as this format instead of detecting it.")
 @click.option("--list-formats", is_flag=True, help="List the transcript formats memory can read, then exit.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1) if any record is bad; good records are still stored.")
@@ -102,8 +102,14 @@ def ingest(
         report = _run_ingest(mem, paths, format_name=format_name, strict=strict, quiet=quiet or as_json)
         if as_json:
             _echo_json({"report": report.to_dict(), "stats": _stats_json(mem.stats())})
-        else:
-            _print_report(report, mem.stats())
+            return
+        if report.files_seen == 0:
+            where = ", ".join(str(p) for p in paths) or ", ".join(mem.config.transcripts)
+            click.echo(
+                f"no transcripts under {where} yet: Claude Code writes one per session; "
+                "after your first session run vyre ingest again"
+            )
+        _print_report(report, mem.stats())
 
 
 def _run_ingest(
@@ -114,7 +120,7 @@ def _run_ingest(
         if missing and len(missing) == len(mem.config.transcripts):
             raise VyreError(
                 f"no transcripts under {', '.join(missing)}; pass a path: vyre ingest PATH "
-                "(or try the demo: vyre ingest --demo)"
+                "(or try the demo history: make run, in the source folder)"
             )
     if quiet or not sys.stderr.isatty():
         return mem.ingest(paths or None, format=format_name, strict=strict)
@@ -131,11 +137,19 @@ def _run_ingest(
 
 
 def _print_report(report: IngestReport, stats: dict[str, Any]) -> None:
+    by_format = dict(sorted(report.files_by_format.items()))
+    formats = f" ({_counts(by_format)})" if by_format else ""
     click.echo(
-        f"read {report.files_read} of {report.files_seen} files, {report.records:,} records in {report.seconds:.2f}s: "
-        f"{report.new_sessions} new sessions, {report.new_turns:,} new turns"
+        f"read {report.files_read} of {report.files_seen} files{formats}, {report.records:,} records "
+        f"in {report.seconds:.2f}s: {report.new_sessions} new sessions, {report.new_turns:,} new turns"
         + (f", {report.duplicates} duplicates skipped" if report.duplicates else "")
     )
+    if report.files_skipped:
+        click.echo(f"{len(report.files_skipped)} file(s) skipped:", err=True)
+        for path, why in list(report.files_skipped.items())[:20]:
+            click.echo(f"  {path}: {why}", err=True)
+        if len(report.files_skipped) > 20:
+            click.echo(f"  … and {len(report.files_skipped) - 20} more (vyre ingest --json lists all)", err=True)
     sessions, turns = stats["sessions"], stats["turns"]
     click.echo(f"memory holds {sessions['total']} sessions: " + _counts(sessions["by_kind"]))
     click.echo(f"and {turns['total']:,} turns by role: " + _counts(turns["by_role"]))
