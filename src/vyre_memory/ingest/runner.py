@@ -98,9 +98,9 @@ def _plan_folder(root: Path, skipped: dict[str, str]) -> list[tuple[SourceFormat
         if why is not None:
             skipped[str(f)] = why
             continue
-        fmt = detect(f)
-        if fmt is not None:
-            work.append((fmt, f))
+        found = detect(f)
+        if found is not None:
+            work.append((found, f))
         elif f in listed:
             skipped[str(f)] = (
                 "empty (nothing to read yet)"

@@ -35,7 +35,16 @@ from ..config import Config
 from ..errors import ConfigError, ModelError, NotFoundError, ScopeError, VyreError
 from ..memory import Memory
 from . import running
-from .scopes import BadRequest, Caller, Gate, ScopedMemory, caller_for_token, is_loopback, tokens_from_config
+from .scopes import (
+    BadRequest,
+    Caller,
+    Gate,
+    ScopedMemory,
+    TooLarge,
+    caller_for_token,
+    is_loopback,
+    tokens_from_config,
+)
 
 WEB = Path(__file__).with_name("web")
 log = logging.getLogger("vyre_memory.http")
@@ -115,6 +124,7 @@ def create_app(
 # -- errors ---------------------------------------------------------------------------------------
 _STATUS: tuple[tuple[type[BaseException], int, str], ...] = (
     (PermissionError, 401, "unauthorized"),
+    (TooLarge, 413, "too_large"),
     (BadRequest, 400, "bad_request"),
     (NotFoundError, 404, "not_found"),
     (ScopeError, 403, "forbidden"),
@@ -148,8 +158,11 @@ def _bearer(request: Request) -> str | None:
     return None
 
 
+MAX_BODY_BYTES = 64 << 10  # a question and its options; a bigger body is refused before it is read whole
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    raw = await _read_limited(request)
     if not raw:
         return {}
     try:
@@ -159,6 +172,24 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadRequest('the body must be a JSON object, e.g. {"question": "..."}')
     return body
+
+
+async def _read_limited(request: Request) -> bytes:
+    """The body, or TooLarge as soon as it is known to pass MAX_BODY_BYTES (from Content-Length, else as read)."""
+    too_large = TooLarge(
+        f"the request body is over {MAX_BODY_BYTES // 1024} KB; send a question of at most "
+        'a few thousand characters, e.g. {"question": "which file had the refund bug"}'
+    )
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY_BYTES:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _ask_args(body: Mapping[str, Any]) -> dict[str, Any]:
