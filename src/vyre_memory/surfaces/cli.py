@@ -862,6 +862,31 @@ def graph_pin(name: str, off: bool, home: Path | None) -> None:
         click.echo(f"{e.name}: {'pinned' if e.pinned else 'unpinned'}")
 
 
+# -- Claude Code hooks ----------------------------------------------------------------------------
+@main.group()
+def hook() -> None:
+    """What the Claude Code plugin (plugin/ in the source) runs on its hooks."""
+
+
+@hook.command(name="ingest")
+@_home_option
+def hook_ingest(home: Path | None) -> None:
+    """Ingest the one session a hook's JSON input (on stdin) names; never fails the hook (exit 0).
+
+    \b
+    Examples:
+      echo '{"hook_event_name": "SessionEnd", "transcript_path": "/path/s.jsonl"}' | vyre hook ingest
+    """
+    from .hooks import read_input
+
+    try:
+        found = read_input(sys.stdin)
+        with Memory(home) as mem:
+            _print_report(mem.ingest(found.paths()), mem.stats())
+    except Exception as exc:  # a hook must never fail Claude Code: say why, exit 0
+        click.echo(f"vyre memory: {exc}; nothing ingested", err=True)
+
+
 # -- surfaces: the HTTP API with the web page, and the MCP server ----------------------------------
 @main.command()
 @click.option(
