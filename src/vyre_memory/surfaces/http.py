@@ -244,9 +244,7 @@ async def _sse(first: dict[str, Any] | None, events: Iterator[dict[str, Any]]) -
 async def _retrieve(request: Request, scoped: ScopedMemory) -> Any:
     body = await _body(request)
     args = _ask_args(body)
-    k = body.get("k", 8)
-    if not isinstance(k, int):
-        raise BadRequest('"k" must be a whole number of passages (1 to 50)')
+    k = body.get("k", 8)  # bounds are checked with the question, for HTTP and MCP alike
     return await anyio.to_thread.run_sync(lambda: scoped.retrieve(body.get("question"), k=k, **args))  # type: ignore[arg-type]
 
 

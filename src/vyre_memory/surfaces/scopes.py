@@ -282,7 +282,9 @@ class ScopedMemory:
         k: int = 8,
     ) -> dict[str, Any]:
         kwargs = self._ask_kwargs(project_cwds, context, now)
-        passages = self.gate.call(self.mem.retrieve, _question(question), k=max(1, min(int(k), 50)), **kwargs)
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise BadRequest(f'"k" must be a whole number of passages from 1 to {MAX_K} (got {k!r})')
+        passages = self.gate.call(self.mem.retrieve, _question(question), k=k, **kwargs)
         out = []
         for p in passages:
             d = p.to_dict()
@@ -406,6 +408,7 @@ class TooLarge(BadRequest):
     """A request body or question over the surfaces' size limits (HTTP 413)."""
 
 
+MAX_K = 50  # passages one retrieve returns at most
 MAX_QUESTION_CHARS = 4000  # a question, not a document: longer ones are refused before any search
 
 
