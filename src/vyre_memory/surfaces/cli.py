@@ -908,9 +908,11 @@ def serve(host: str, port: int, home: Path | None) -> None:
     """
     from .http import serve as serve_http
 
-    click.echo(f"Vyre Memory on http://{host}:{port}/  (API: /v1, schema: /openapi.json; Ctrl-C to stop)", err=True)
+    def banner() -> None:  # once the sockets listen and the settings hold, never before an error
+        click.echo(f"Vyre Memory on http://{host}:{port}/  (API: /v1, schema: /openapi.json; Ctrl-C to stop)", err=True)
+
     try:
-        serve_http(home, host=host, port=port)
+        serve_http(home, host=host, port=port, ready=banner)
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc
 

@@ -455,10 +455,18 @@ def openapi() -> dict[str, Any]:
     }
 
 
-def serve(home: Path | None = None, *, host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning") -> None:
+def serve(
+    home: Path | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    log_level: str = "warning",
+    ready: Callable[[], None] | None = None,
+) -> None:
     """Run the API and the page on uvicorn until interrupted; on a loopback address also on the socket in
     the home that `vyre ask` hands its questions to (surfaces/running.py). Every socket listens before
-    the memory opens, so a second server for the same port or home finds this one at once."""
+    the memory opens, so a second server for the same port or home finds this one at once. `ready` is
+    called once every socket listens and the settings are accepted (a banner printed there is true)."""
     import uvicorn
 
     config = Config.load(home)
@@ -467,6 +475,8 @@ def serve(home: Path | None = None, *, host: str = "127.0.0.1", port: int = 8765
     try:
         app = create_app(lambda: Memory(config=config), config, bind_host=host, listener=listener)
         settings = uvicorn.Config(app, host=host, port=port, log_level=log_level)
+        if ready is not None:
+            ready()
         uvicorn.Server(settings).run(sockets=[*sockets, *([listener.sock] if listener else [])])
     finally:
         for sock in sockets:
