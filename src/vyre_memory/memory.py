@@ -188,6 +188,18 @@ class Memory:
     def stats(self) -> dict[str, Any]:
         return self.store.stats()
 
+    def pending(self) -> dict[str, Any]:
+        """What stored turns still lack (after a crash, or while vectors are built in the background):
+        `index` (turns not yet in the search index), `embed` (passages without a vector under this
+        embedder) and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
+        embedder = self.embedder
+        to_embed = self.store.passages_after(self.store.embedded_through(embedder.name)) if embedder else 0
+        return {
+            "index": bool(self.store.turns_to_index(self.store.indexed_turn(), limit=1)),
+            "embed": to_embed,
+            "derive": self.store.get_meta("derived_corpus") != str(self.store.corpus_version()),
+        }
+
     # -- facts and the fast path ----------------------------------------------------------------
     def derive(self, *, incremental: bool = False) -> DeriveReport:
         """Re-derive personal facts, then the graph, from the stored turns (ingest runs it incrementally).

@@ -283,8 +283,9 @@ def stats(as_json: bool, home: Path | None) -> None:
     """
     with _memory(home) as mem:
         data = mem.stats()
+        pending = mem.pending()
         if as_json:
-            _echo_json(_stats_json(data))
+            _echo_json({**_stats_json(data), "pending": pending})
             return
         click.echo(f"database   {mem.config.db_path} ({data['database_bytes'] / 1e6:.1f} MB)")
         click.echo(f"sessions   {data['sessions']['total']:,}: {_counts(data['sessions']['by_kind'])}")
@@ -292,6 +293,21 @@ def stats(as_json: bool, home: Path | None) -> None:
         click.echo(f"by role    {_counts(data['turns']['by_role'])}")
         click.echo(f"projects   {data['projects']}")
         click.echo(f"span       {data['first_ts'] or '-'} to {data['last_ts'] or '-'}")
+        click.echo(f"to do      {_pending_line(pending)}")
+
+
+def _pending_line(pending: dict[str, Any]) -> str:
+    """What memory has still to build from stored turns, and how to finish it; or that nothing is left."""
+    todo = []
+    if pending["index"]:
+        todo.append("turns to add to the search index")
+    if pending["embed"]:
+        todo.append(f"{pending['embed']:,} passages to embed (answers use full-text search until then)")
+    if pending["derive"]:
+        todo.append("facts and graph to read from the newest turns")
+    if not todo:
+        return "nothing: every turn is indexed, embedded and read for facts"
+    return "; ".join(todo) + " (vyre ingest finishes it; vyre serve, vyre mcp and vyre watch do it as they run)"
 
 
 def _when(value: str | None) -> Any:
@@ -461,6 +477,7 @@ def doctor(home: Path | None) -> None:
         )
         embedder = mem.embedder
         click.echo(f"embedder    {mem.embedder_reason or ('none' if embedder is None else embedder.name)}")
+        click.echo(f"to do       {_pending_line(mem.pending())}")
         for purpose in ("rerank", "answer", "verify", "reader"):
             try:
                 mem.backend(purpose)
