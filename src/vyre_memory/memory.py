@@ -17,7 +17,7 @@ from typing import Any
 from .ask.fast_path import FastPath
 from .ask.index import embed_passages, index_passages
 from .ask.retrieve import Retriever
-from .config import Config
+from .config import Config, save_user_name
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
 from .errors import NotFoundError
 from .ingest.formats import SourceFormat, formats
@@ -25,7 +25,7 @@ from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
 from .read.derive import DeriveReport, derive_facts
-from .read.graph import GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
+from .read.graph import USER_ID, GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.sqlite import Store
 
 _UNSET: Any = object()
@@ -342,8 +342,19 @@ class Memory:
         return find_entity(load_graph(self.store), name)
 
     def rename_entity(self, name: str, new_name: str) -> Entity:
+        """Rename an entity; renaming the person (the graph's own node) sets `user_name` too."""
+        if self.entity(name).id == USER_ID and new_name.strip():
+            self.set_user_name(new_name.strip())
         edit_graph(self.store, self.config.user_name, "rename", name, new=new_name)
         return self.entity(new_name)
+
+    def set_user_name(self, name: str) -> None:
+        """How the person's own turns are named in sources, kept in config.toml; used from the next call on."""
+        from dataclasses import replace
+
+        save_user_name(self.config.home, name)
+        self.config = replace(self.config, user_name=name, raw={**self.config.raw, "user_name": name})
+        self._retriever = self._fast_path = self._pipeline = None  # each holds the old name
 
     def merge_entities(self, keep: str, other: str) -> Entity:
         """Merge `other` into `keep`: its name and aliases become aliases, its edges move over."""

@@ -99,6 +99,8 @@ def ingest(
             for name, fmt in mem.formats().items():
                 click.echo(f"{name:14} {fmt.summary}")
             return
+        if "user_name" not in mem.config.raw and not (quiet or as_json) and sys.stdin.isatty():
+            _confirm_name(mem)
         report = _run_ingest(mem, paths, format_name=format_name, strict=strict, quiet=quiet or as_json)
         if as_json:
             _echo_json({"report": report.to_dict(), "stats": _stats_json(mem.stats())})
@@ -110,6 +112,18 @@ def ingest(
                 "after your first session run vyre ingest again"
             )
         _print_report(report, mem.stats())
+
+
+def _confirm_name(mem: Memory) -> None:
+    """Once per home, with someone at the terminal: how the person's own turns are named, offered from what
+    the machine knows (git config user.name, the account's full name), kept as `user_name` in config.toml."""
+    from ..config import detect_user_name
+
+    name, where = detect_user_name()
+    said = click.prompt(f"Your own turns will be named (from {where}; Enter keeps it)", default=name, err=True)
+    name = said.strip() or name
+    mem.set_user_name(name)
+    click.echo(f"kept in {mem.config.home / 'config.toml'}; to change it: vyre graph rename {name!r} NEW", err=True)
 
 
 def _run_ingest(
