@@ -126,6 +126,14 @@ def test_ask_shows_thinking_then_cited_answer_and_an_alias_is_used_next(
     tab.wait_for_selector("#drawer-turns .turn.cited")
     assert tab.locator("#drawer-turns .turn").count() > 1
     assert "refunds.py" in tab.text_content("#drawer-turns .turn.cited")
+    cited = tab.locator("#drawer-turns .turn.cited .tool-output")  # the Edit's output, unfolded
+    assert cited.get_attribute("open") == "" and cited.locator("summary").text_content().startswith("output of Edit")
+    calls = tab.locator("#drawer-turns .tool-call")  # and the Edit itself, shown as a tool call
+    edit = calls.filter(has=tab.locator(".tool-name", has_text="Edit"))
+    assert edit.locator(".tool-name").text_content() == "Edit"
+    assert edit.locator(".tool-target").text_content().endswith("app/billing/refunds.py")
+    assert edit.locator(".tool-diff .del").count() >= 1 and edit.locator(".tool-diff .ins").count() >= 1
+    assert "old_string" not in edit.text_content() and "new_string" not in edit.text_content()
     tab.wait_for_timeout(250)  # the drawer's slide-in
     tab.screenshot(path=str(shots / "source-turns-light.png"))
     tab.keyboard.press("Escape")

@@ -109,7 +109,7 @@ def create_app(
         Route("/v1/graph", route(_graph), methods=["GET"]),
         Route("/v1/graph/entities/{entity}", route(_entity), methods=["GET", "DELETE"]),
         Route("/v1/graph/entities/{entity}/{op}", route(_edit), methods=["POST", "DELETE"]),
-        Route("/v1/sessions/{session}/turns", route(_turns), methods=["GET"]),
+        Route("/v1/sessions/{session:path}/turns", route(_turns), methods=["GET"]),  # a subagent id holds "/"
     ]
 
     async def http_error(request: Request, exc: Exception) -> Response:
