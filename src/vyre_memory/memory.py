@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .ask.fast_path import FastPath
-from .ask.index import embed_passages, index_passages
+from .ask.index import EMBED_BATCH, embed_passages, index_passages
 from .ask.retrieve import Retriever
 from .config import Config, save_user_name
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
@@ -67,26 +67,50 @@ class Memory:
         format: str | None = None,
         strict: bool = False,
         progress: Progress | None = None,
+        embed_now_max: int | None = None,
     ) -> IngestReport:
-        """Read new transcript records from `paths` (default: the configured transcripts)."""
+        """Read new transcript records from `paths` (default: the configured transcripts).
+
+        Passages (full-text search) and facts are always brought up to date; vectors too, unless
+        `embed_now_max` is set and more passages than that wait for one: then they are left for
+        `embed_backlog` (a server or `vyre watch` runs it in the background) and questions are answered
+        from full-text search and facts meanwhile."""
         targets = [Path(p).expanduser() for p in paths] if paths else default_paths(self.config.transcripts)
         settings = IngestSettings(
             vyre_home=str(self.config.home), builds_memory_folders=self.config.builds_memory_folders
         )
         report = run_ingest(self.store, targets, settings, format_name=format, strict=strict, progress=progress)
-        self.index(progress=progress)
+        self.index(progress=progress, embed_now_max=embed_now_max)
         if self.store.get_meta("derived_corpus") != str(self.store.corpus_version()):
             self.derive(incremental=True)  # only when turns were added or changed; only the new turns are read
         return report
 
-    def index(self, progress: Progress | None = None) -> dict[str, int]:
-        """Bring passages and their vectors up to date with the stored turns."""
+    def index(self, progress: Progress | None = None, *, embed_now_max: int | None = None) -> dict[str, int]:
+        """Bring passages and their vectors up to date with the stored turns (vectors only while at most
+        `embed_now_max` passages wait for one, when it is set)."""
         passages = index_passages(self.store, self.config.user_name)
+        if embed_now_max is not None and self.pending()["embed"] > embed_now_max:
+            return {"passages": passages, "vectors": 0}
+        return {"passages": passages, "vectors": self.embed_backlog(progress)}
+
+    def embed_backlog(
+        self,
+        progress: Progress | None = None,
+        *,
+        call: Callable[..., Any] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> int:
+        """Embed every passage that has no vector yet, in passage order; returns how many texts were embedded.
+        With `call` (a server's lock around each store access) questions are answered between batches."""
         embedder = self.embedder
-        vectors = embed_passages(self.store, embedder, progress) if embedder is not None else 0
-        if embedder is not None and vectors and not self.store.readonly:  # a large index is kept in a file
-            self.retriever.vectors.save(self.store, embedder.name, embedder.dim)
-        return {"passages": passages, "vectors": vectors}
+        if embedder is None:
+            return 0
+        # short batches: others wait at most one batch, and a progress bar moves every few seconds
+        vectors = embed_passages(self.store, embedder, progress, call=call, batch=EMBED_BATCH, stop=stop)
+        if vectors and not self.store.readonly:  # a large index is kept in a file
+            run = call or (lambda fn, *args: fn(*args))
+            run(self.retriever.vectors.save, self.store, embedder.name, embedder.dim)
+        return vectors
 
     def warm(self) -> None:
         """Load now what the first question would otherwise wait for: the passage directory, the vector
@@ -142,12 +166,16 @@ class Memory:
         interval: float = 2.0,
         rounds: int | None = None,
         on_round: Callable[[IngestReport], None] | None = None,
+        call: Callable[..., Any] | None = None,
+        embed_now_max: int | None = None,
     ) -> None:
-        """Keep ingesting as sessions grow (polling); each round that adds turns bumps the corpus version."""
+        """Keep ingesting as sessions grow (polling); each round that adds turns bumps the corpus version.
+        `call` runs each round (a lock shared with a background embedder); `embed_now_max` as for `ingest`."""
         done = 0
         targets = list(paths) if paths else None
+        run = call or (lambda fn, *args, **kw: fn(*args, **kw))
         while rounds is None or done < rounds:
-            report = self.ingest(targets)
+            report = run(self.ingest, targets, embed_now_max=embed_now_max)
             if on_round:
                 on_round(report)
             done += 1

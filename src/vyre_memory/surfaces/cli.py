@@ -23,6 +23,7 @@ from ..memory import Memory
 from . import running
 
 F = TypeVar("F", bound=Callable[..., Any])
+EMBED_NOW_MAX = 2000  # passages `vyre ingest` embeds before answering; a bigger backlog is built in the background
 
 
 def _home_option(f: F) -> F:
@@ -73,6 +74,12 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Fail (exit 1) if any record is bad; good records are still stored.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--embed/--no-embed",
+    default=None,
+    help=f"Embed every new passage now / leave them all to the background (default: now when at most "
+    f"{EMBED_NOW_MAX:,} wait; vyre serve, vyre mcp and vyre watch embed the rest as they run).",
+)
 @_home_option
 def ingest(
     paths: tuple[Path, ...],
@@ -81,6 +88,7 @@ def ingest(
     strict: bool,
     as_json: bool,
     quiet: bool,
+    embed: bool | None,
     home: Path | None,
 ) -> None:
     """Read transcripts into memory: only what is new since the last run.
@@ -101,7 +109,10 @@ def ingest(
             return
         if "user_name" not in mem.config.raw and not (quiet or as_json) and sys.stdin.isatty():
             _confirm_name(mem)
-        report = _run_ingest(mem, paths, format_name=format_name, strict=strict, quiet=quiet or as_json)
+        now_max = None if embed else 0 if embed is False else EMBED_NOW_MAX
+        report = _run_ingest(
+            mem, paths, format_name=format_name, strict=strict, quiet=quiet or as_json, embed_now_max=now_max
+        )
         if as_json:
             _echo_json({"report": report.to_dict(), "stats": _stats_json(mem.stats())})
             return
@@ -112,6 +123,14 @@ def ingest(
                 "after your first session run vyre ingest again"
             )
         _print_report(report, mem.stats())
+        left = mem.pending()["embed"]
+        if left:
+            click.echo(
+                f"{left:,} passages left to embed: answers use full-text search and facts until then; "
+                "vyre serve, vyre mcp or vyre watch embed them in the background (with the time left), "
+                "or now: vyre ingest --embed",
+                err=True,
+            )
 
 
 def _confirm_name(mem: Memory) -> None:
@@ -127,7 +146,13 @@ def _confirm_name(mem: Memory) -> None:
 
 
 def _run_ingest(
-    mem: Memory, paths: tuple[Path, ...], *, format_name: str | None, strict: bool, quiet: bool
+    mem: Memory,
+    paths: tuple[Path, ...],
+    *,
+    format_name: str | None,
+    strict: bool,
+    quiet: bool,
+    embed_now_max: int | None = None,
 ) -> IngestReport:
     if not paths:
         missing = [p for p in mem.config.transcripts if not Path(p).expanduser().exists()]
@@ -137,7 +162,7 @@ def _run_ingest(
                 "(or try the demo history: make run, in the source folder)"
             )
     if quiet or not sys.stderr.isatty():
-        return mem.ingest(paths or None, format=format_name, strict=strict)
+        return mem.ingest(paths or None, format=format_name, strict=strict, embed_now_max=embed_now_max)
     with click.progressbar(length=1, label="ingesting", file=sys.stderr, show_pos=False, width=30) as bar:
 
         def progress(done: int, total: int, current: str) -> None:
@@ -147,7 +172,9 @@ def _run_ingest(
             bar.length = max(total, 1)
             bar.update(max(0, done - bar.pos))
 
-        return mem.ingest(paths or None, format=format_name, strict=strict, progress=progress)
+        return mem.ingest(
+            paths or None, format=format_name, strict=strict, progress=progress, embed_now_max=embed_now_max
+        )
 
 
 def _print_report(report: IngestReport, stats: dict[str, Any]) -> None:
@@ -206,18 +233,28 @@ def watch(paths: tuple[Path, ...], interval: float, home: Path | None) -> None:
       vyre watch --interval 5
     """
 
-    def on_round(report: IngestReport) -> None:
-        if report.new_turns:
-            click.echo(f"+{report.new_turns} turns ({report.new_sessions} new sessions)")
-        for problem in report.problems:
-            click.echo(f"  {problem}", err=True)
+    from .background import CatchUp
+    from .scopes import Gate
 
     with _memory(home) as mem:
+        gate = Gate(mem)
+        catch_up = CatchUp(gate, report=lambda line: click.echo(line, err=True))  # vectors, while rounds go on
+
+        def on_round(report: IngestReport) -> None:
+            if report.new_turns:
+                click.echo(f"+{report.new_turns} turns ({report.new_sessions} new sessions)")
+                catch_up.kick()
+            for problem in report.problems:
+                click.echo(f"  {problem}", err=True)
+
         click.echo(f"watching {', '.join(str(p) for p in paths) or ', '.join(mem.config.transcripts)}", err=True)
+        catch_up.start()
         try:
-            mem.watch(paths or None, interval=interval, on_round=on_round)
+            mem.watch(paths or None, interval=interval, on_round=on_round, call=gate.call, embed_now_max=0)
         except KeyboardInterrupt:
             click.echo("stopped", err=True)
+        finally:
+            catch_up.stop(wait_s=30)
 
 
 # -- reading ---------------------------------------------------------------------------------------
@@ -913,7 +950,7 @@ def hook_ingest(home: Path | None) -> None:
     try:
         found = read_input(sys.stdin)
         with Memory(home) as mem:
-            _print_report(mem.ingest(found.paths()), mem.stats())
+            _print_report(mem.ingest(found.paths(), embed_now_max=EMBED_NOW_MAX), mem.stats())
     except Exception as exc:  # a hook must never fail Claude Code: say why, exit 0
         click.echo(f"vyre memory: {exc}; nothing ingested", err=True)
 

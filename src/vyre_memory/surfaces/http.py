@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,6 +36,7 @@ from ..config import Config
 from ..errors import ConfigError, ModelError, NotFoundError, ScopeError, VyreError
 from ..memory import Memory
 from . import running
+from .background import CatchUp
 from .scopes import (
     BadRequest,
     Caller,
@@ -69,15 +71,19 @@ def create_app(
             "or bind 127.0.0.1 (the default)"
         )
     state: dict[str, Gate] = {}
+    catching: list[CatchUp] = []
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         memory = await anyio.to_thread.run_sync(memory_factory)
         state["gate"] = Gate(memory)
         state["gate"].warm()
+        catching.append(CatchUp(state["gate"], report=_tell))  # vectors and facts still to build, meanwhile
+        catching[0].start()
         try:
             yield
         finally:
+            catching[0].stop()
             if listener is not None:  # here, not after the server returns: uvicorn re-raises SIGTERM first
                 running.unlisten(listener)
             # once the warm-up, if it is still loading, lets go of the gate
@@ -95,12 +101,16 @@ def create_app(
 
         return endpoint
 
+    async def health(request: Request, scoped: ScopedMemory) -> Any:
+        out = await anyio.to_thread.run_sync(scoped.health)
+        return {**out, "embedding": catching[0].status() if catching else None}
+
     routes = [
         Route("/", _page, methods=["GET"]),
         Route("/app.js", _asset("app.js", "text/javascript"), methods=["GET"]),
         Route("/style.css", _asset("style.css", "text/css"), methods=["GET"]),
         Route("/openapi.json", _openapi, methods=["GET"]),
-        Route("/v1/health", route(_health), methods=["GET"]),
+        Route("/v1/health", route(health), methods=["GET"]),
         Route("/v1/ask", route(_ask), methods=["POST"]),
         Route("/v1/retrieve", route(_retrieve), methods=["POST"]),
         Route("/v1/answer", route(_answer), methods=["POST"]),
@@ -149,6 +159,10 @@ def error_response(exc: BaseException) -> JSONResponse:
         log.error("request failed", exc_info=exc)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return JSONResponse(payload, status_code=status, headers=headers)
+
+
+def _tell(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _bearer(request: Request) -> str | None:
@@ -206,10 +220,6 @@ def _ask_args(body: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- handlers -------------------------------------------------------------------------------------
-async def _health(request: Request, scoped: ScopedMemory) -> Any:
-    return await anyio.to_thread.run_sync(scoped.health)
-
-
 async def _ask(request: Request, scoped: ScopedMemory) -> Any:
     body = await _body(request)
     question, args = body.get("question"), _ask_args(body)

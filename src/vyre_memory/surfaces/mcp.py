@@ -16,6 +16,7 @@ Guarantees:
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ from pydantic import ValidationError
 from ..config import Config
 from ..errors import ConfigError, VyreError
 from ..memory import Memory
+from .background import CatchUp
 from .scopes import Caller, Gate, ScopedMemory, is_loopback, log, mcp_caller
 
 T = TypeVar("T")
@@ -93,7 +95,9 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm:
 
     def open_and_warm() -> None:
         try:
-            scoped().gate.warm()
+            gate = scoped().gate
+            gate.warm()
+            CatchUp(gate, report=lambda line: print(f"vyre memory: {line}", file=sys.stderr, flush=True)).start()
         except Exception as exc:  # the first tool call opens it again and says what is wrong
             log.warning("could not open memory ahead of the first tool call: %s", exc)
 
