@@ -1,4 +1,4 @@
-# Vyre Memory. `make help` lists the targets; CI runs `make test` (see .ci/run).
+# Vyre Memory. `make help` lists the targets; CI runs `make lint`, `make browser` and `make test` (.ci/run).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -46,10 +46,11 @@ run: $(VENV)/.installed ## Install, ingest ~/.claude/projects (or the demo histo
 		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ask "$(DEMO_Q)"; \
 	fi
 
-browser: $(VENV)/.installed-dev ## Debian's chromium and Playwright, for the web page test
+browser: $(VENV)/.installed-dev ## Debian's chromium for the web page tests (apt-get, as root; CI runs it)
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
-test: $(VENV)/.installed-dev browser ## Install and run the test suite
+# Needs neither root nor chromium: without chromium the browser tests are skipped, saying why.
+test: $(VENV)/.installed-dev ## Install and run the test suite (the browser tests once `make browser` ran)
 	VYRE_CHECK_UNUSED_RECORDINGS=1 $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-dev ## ruff and mypy

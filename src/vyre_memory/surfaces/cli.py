@@ -376,7 +376,9 @@ def _when(value: str | None) -> Any:
 @main.command()
 @click.argument("question")
 @click.option("--k", default=8, show_default=True, help="How many passages.")
-@click.option("--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below.")
+@click.option(
+    "--project", "--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below."
+)
 @click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
 @click.option("--now", help="The question's time, ISO (time words are relative to it); default: now.")
 @click.option("--config", "config_name", help="Retrieval configuration: bm25, dense, hybrid, hybrid+graph.")
@@ -419,7 +421,9 @@ def retrieve(
 
 @main.command()
 @click.argument("question")
-@click.option("--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below.")
+@click.option(
+    "--project", "--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below."
+)
 @click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
 @click.option("--now", help="The question's time, ISO (time words are relative to it); default: now.")
 @click.option("--stream", is_flag=True, help="Print each stage event as a JSON line as it happens.")
@@ -445,7 +449,7 @@ def ask(
     \b
     Examples:
       vyre ask "which file had the stripe refund bug"
-      vyre ask "what did we ship last week" --project-cwd ~/code/api --json
+      vyre ask "what did we ship last week" --project ~/code/api --json
     """
     if not question.strip():
         raise click.BadParameter(
@@ -728,7 +732,7 @@ def facts_delete(fact_id: str, home: Path | None) -> None:
 # -- the fast path -------------------------------------------------------------------------------
 @main.command()
 @click.argument("question")
-@click.option("--project-cwd", "project_cwds", multiple=True, help="Ask from a session in this folder.")
+@click.option("--project", "--project-cwd", "project_cwds", multiple=True, help="Ask from a session in this folder.")
 @click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
 @click.option("--now", help="The question's time, ISO; only what was said by then counts. Default: now.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer contract as JSON.")
