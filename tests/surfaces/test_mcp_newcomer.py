@@ -8,28 +8,17 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from mcp import Client
+from tests.surfaces.test_mcp import call, run
 
 from vyre_memory.memory import Memory
 from vyre_memory.surfaces.mcp import create_server
 from vyre_memory.surfaces.scopes import OWNER, Caller
 
 
-def run(home: Path, caller: Caller, body: Callable[[Client], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with Client(create_server(lambda: Memory(home), caller)) as client:
-            await body(client)
-
-    anyio.run(main)
-
-
-async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    assert isinstance(result.structured_content, dict)
-    return result.structured_content
+def serve(home: Path, caller: Caller, body: Callable[[Client], Awaitable[None]]) -> None:
+    run(create_server(lambda: Memory(home), caller), body)
 
 
 async def error(client: Client, tool: str, **arguments: Any) -> str:
@@ -54,7 +43,7 @@ def test_a_server_started_outside_any_project_says_why_it_abstains(home: Path) -
             "(or pass project_cwds)"
         )
 
-    run(home, Caller("project", ("/home/sam/Downloads",)), body)
+    serve(home, Caller("project", ("/home/sam/Downloads",)), body)
 
 
 def test_a_project_server_names_its_folder_when_the_answer_is_elsewhere(home: Path, demo: Any) -> None:
@@ -65,7 +54,7 @@ def test_a_project_server_names_its_folder_when_the_answer_is_elsewhere(home: Pa
         answered = await call(client, "memory.ask", question="which file had the refund bug", project_cwds=[demo.shop])
         assert answered["abstained"] is False and "scope_hint" not in answered
 
-    run(home, Caller("project", (demo.harlow,)), body)
+    serve(home, Caller("project", (demo.harlow,)), body)
 
 
 def test_an_owner_server_abstention_carries_no_scope_hint(home: Path) -> None:
@@ -73,7 +62,7 @@ def test_an_owner_server_abstention_carries_no_scope_hint(home: Path) -> None:
         result = await call(client, "memory.ask", question="what colour is the office kettle")
         assert result["abstained"] is True and "scope_hint" not in result
 
-    run(home, OWNER, body)
+    serve(home, OWNER, body)
 
 
 def test_bad_arguments_are_plain_words_without_library_links(home: Path) -> None:
@@ -87,7 +76,7 @@ def test_bad_arguments_are_plain_words_without_library_links(home: Path) -> None
         assert missing.startswith('memory.ask: "question" is required;')
         assert "pydantic" not in text + missing and "http" not in text + missing
 
-    run(home, OWNER, body)
+    serve(home, OWNER, body)
 
 
 @pytest.mark.parametrize("k", [-5, 0, 51])
@@ -99,4 +88,4 @@ def test_k_out_of_bounds_is_refused_with_the_bounds(home: Path, k: int) -> None:
         ok = await call(client, "memory.retrieve", question="refund webhook", k=3)
         assert 0 < len(ok["passages"]) <= 3
 
-    run(home, OWNER, body)
+    serve(home, OWNER, body)
