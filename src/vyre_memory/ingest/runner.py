@@ -43,12 +43,16 @@ class IngestSettings:
 
 
 def plan(
-    paths: Iterable[Path], format_name: str | None = None, skipped: dict[str, str] | None = None
+    paths: Iterable[Path],
+    format_name: str | None = None,
+    skipped: dict[str, str] | None = None,
+    known: Callable[[Path], str | None] | None = None,
 ) -> list[tuple[SourceFormat, Path]]:
     """Every (format, file) under the given paths. Without `format_name` each file in a folder is
     detected by its own content, so a folder may mix formats; a file no format claims, or one that
     cannot be read, goes into `skipped` (path -> why, with what to do). A path given by name that
-    is missing, unreadable or of no known format is an error."""
+    is missing, unreadable or of no known format is an error. `known(file)` names the format a file
+    was read as before (it is not sniffed again: a poll of a big tree reads no heads)."""
     skipped = {} if skipped is None else skipped
     work: list[tuple[SourceFormat, Path]] = []
     for path in paths:
@@ -70,7 +74,7 @@ def plan(
                 )
             work.append((found, path))
         else:
-            work.extend(_plan_folder(path, skipped))
+            work.extend(_plan_folder(path, skipped, known))
     seen: set[Path] = set()
     unique = []
     for fmt, f in work:
@@ -80,7 +84,9 @@ def plan(
     return unique
 
 
-def _plan_folder(root: Path, skipped: dict[str, str]) -> list[tuple[SourceFormat, Path]]:
+def _plan_folder(
+    root: Path, skipped: dict[str, str], known: Callable[[Path], str | None] | None
+) -> list[tuple[SourceFormat, Path]]:
     """Each file any format lists under `root` (and any other `.json` file a format claims), with the
     format its own content shows."""
     listed: set[Path] = set()
@@ -93,7 +99,12 @@ def _plan_folder(root: Path, skipped: dict[str, str]) -> list[tuple[SourceFormat
     for folder, _, names in os.walk(root, onerror=lambda exc: _unreadable_folder(exc, skipped)):
         extra.update(Path(folder, n) for n in names if n.endswith(".json") and not n.endswith(".meta.json"))
     work: list[tuple[SourceFormat, Path]] = []
+    registered = formats()
     for f in sorted(listed | extra):
+        before = registered.get(known(f) or "") if known else None
+        if before is not None:
+            work.append((before, f))
+            continue
         why = _unreadable(f)
         if why is not None:
             skipped[str(f)] = why
@@ -108,6 +119,11 @@ def _plan_folder(root: Path, skipped: dict[str, str]) -> list[tuple[SourceFormat
                 else "no known transcript format (vyre ingest --format NAME FILE reads it as one)"
             )
     return work
+
+
+def _format_of(store: Store, path: Path) -> str | None:
+    state = store.source_state(str(path))
+    return state.format if state else None
 
 
 def _check_folder(path: Path) -> None:
@@ -159,7 +175,7 @@ def ingest(
     started = time.perf_counter()
     report = IngestReport()
     skipped: dict[str, str] = {}
-    work = plan(paths, format_name, skipped)
+    work = plan(paths, format_name, skipped, known=lambda f: _format_of(store, f))
     report.files_seen = len(work) + len(skipped)
     report.files_skipped = skipped
     for fmt, _ in work:
