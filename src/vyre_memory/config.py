@@ -14,7 +14,9 @@ config.toml (every key optional):
 from __future__ import annotations
 
 import getpass
+import json
 import os
+import subprocess
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -73,6 +75,49 @@ def _str_list(raw: Mapping[str, Any], key: str, path: Path) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{path}: {key} must be a list of strings")
     return value
+
+
+def detect_user_name(env: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """The person's name from what the machine already knows, and where it came from:
+    `git config user.name`, else the account's full name, else the login name."""
+    try:
+        done = subprocess.run(
+            ["git", "config", "--global", "user.name"], capture_output=True, text=True, timeout=2, env=env
+        )
+        if done.returncode == 0 and done.stdout.strip():
+            return done.stdout.strip(), "git config user.name"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    try:
+        import pwd
+
+        full = pwd.getpwuid(os.getuid()).pw_gecos.split(",")[0].strip()
+        if full:
+            return full, "the account's full name"
+    except (ImportError, KeyError, AttributeError):
+        pass
+    return _login_name(), "the login name"
+
+
+def save_user_name(home: Path, name: str) -> Path:
+    """Set `user_name` in `home/config.toml` (created if missing), keeping everything else in it."""
+    path = home / "config.toml"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    line = f"user_name = {json.dumps(name, ensure_ascii=False)}"
+    lines = text.splitlines()
+    for i, old in enumerate(lines):
+        if old.lstrip().startswith("["):
+            break  # only a top-level key counts: one before the first table
+        if old.split("=", 1)[0].strip() == "user_name":
+            lines[i] = line
+            break
+    else:
+        i = len(lines)
+    if lines[i : i + 1] != [line]:
+        lines.insert(0, line)
+    home.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def _login_name() -> str:

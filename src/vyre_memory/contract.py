@@ -98,6 +98,8 @@ class IngestReport:
     duplicates: int = 0
     problems: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)
+    files_by_format: dict[str, int] = field(default_factory=dict)  # files found per detected format
+    files_skipped: dict[str, str] = field(default_factory=dict)  # path -> why it was not read, what to do
     new_by_kind: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 

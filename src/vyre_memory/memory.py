@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from .ask.fast_path import FastPath
-from .ask.index import embed_passages, index_passages
+from .ask.index import EMBED_BATCH, embed_passages, index_passages
 from .ask.pipeline import Event, Pipeline
 from .ask.retrieve import Retriever
-from .config import Config
+from .config import Config, save_user_name
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
 from .errors import NotFoundError, ScopeError
 from .ingest.formats import SourceFormat, formats
@@ -28,7 +28,7 @@ from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
 from .read.asides import withhold_personal
 from .read.derive import DeriveReport, derive_facts
-from .read.graph import GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
+from .read.graph import USER_ID, GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.sqlite import Store
 
 _UNSET: Any = object()
@@ -70,26 +70,50 @@ class Memory:
         format: str | None = None,
         strict: bool = False,
         progress: Progress | None = None,
+        embed_now_max: int | None = None,
     ) -> IngestReport:
-        """Read new transcript records from `paths` (default: the configured transcripts)."""
+        """Read new transcript records from `paths` (default: the configured transcripts).
+
+        Passages (full-text search) and facts are always brought up to date; vectors too, unless
+        `embed_now_max` is set and more passages than that wait for one: then they are left for
+        `embed_backlog` (a server or `vyre watch` runs it in the background) and questions are answered
+        from full-text search and facts meanwhile."""
         targets = [Path(p).expanduser() for p in paths] if paths else default_paths(self.config.transcripts)
         settings = IngestSettings(
             vyre_home=str(self.config.home), builds_memory_folders=self.config.builds_memory_folders
         )
         report = run_ingest(self.store, targets, settings, format_name=format, strict=strict, progress=progress)
-        self.index(progress=progress)
+        self.index(progress=progress, embed_now_max=embed_now_max)
         if self.store.get_meta("derived_corpus") != str(self.store.corpus_version()):
             self.derive(incremental=True)  # only when turns were added or changed; only the new turns are read
         return report
 
-    def index(self, progress: Progress | None = None) -> dict[str, int]:
-        """Bring passages and their vectors up to date with the stored turns."""
+    def index(self, progress: Progress | None = None, *, embed_now_max: int | None = None) -> dict[str, int]:
+        """Bring passages and their vectors up to date with the stored turns (vectors only while at most
+        `embed_now_max` passages wait for one, when it is set)."""
         passages = index_passages(self.store, self.config.user_name)
+        if embed_now_max is not None and self.pending()["embed"] > embed_now_max:
+            return {"passages": passages, "vectors": 0}
+        return {"passages": passages, "vectors": self.embed_backlog(progress)}
+
+    def embed_backlog(
+        self,
+        progress: Progress | None = None,
+        *,
+        call: Callable[..., Any] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> int:
+        """Embed every passage that has no vector yet, in passage order; returns how many texts were embedded.
+        With `call` (a server's lock around each store access) questions are answered between batches."""
         embedder = self.embedder
-        vectors = embed_passages(self.store, embedder, progress) if embedder is not None else 0
-        if embedder is not None and vectors and not self.store.readonly:  # a large index is kept in a file
-            self.retriever.vectors.save(self.store, embedder.name, embedder.dim)
-        return {"passages": passages, "vectors": vectors}
+        if embedder is None:
+            return 0
+        # short batches: others wait at most one batch, and a progress bar moves every few seconds
+        vectors = embed_passages(self.store, embedder, progress, call=call, batch=EMBED_BATCH, stop=stop)
+        if vectors and not self.store.readonly:  # a large index is kept in a file
+            run = call or (lambda fn, *args: fn(*args))
+            run(self.retriever.vectors.save, self.store, embedder.name, embedder.dim)
+        return vectors
 
     def warm(self) -> None:
         """Load now what the first question would otherwise wait for: the passage directory, the vector
@@ -145,12 +169,16 @@ class Memory:
         interval: float = 2.0,
         rounds: int | None = None,
         on_round: Callable[[IngestReport], None] | None = None,
+        call: Callable[..., Any] | None = None,
+        embed_now_max: int | None = None,
     ) -> None:
-        """Keep ingesting as sessions grow (polling); each round that adds turns bumps the corpus version."""
+        """Keep ingesting as sessions grow (polling); each round that adds turns bumps the corpus version.
+        `call` runs each round (a lock shared with a background embedder); `embed_now_max` as for `ingest`."""
         done = 0
         targets = list(paths) if paths else None
+        run = call or (lambda fn, *args, **kw: fn(*args, **kw))
         while rounds is None or done < rounds:
-            report = self.ingest(targets)
+            report = run(self.ingest, targets, embed_now_max=embed_now_max)
             if on_round:
                 on_round(report)
             done += 1
@@ -208,6 +236,18 @@ class Memory:
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats()
+
+    def pending(self) -> dict[str, Any]:
+        """What stored turns still lack (after a crash, or while vectors are built in the background):
+        `index` (turns not yet in the search index), `embed` (passages without a vector under this
+        embedder) and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
+        embedder = self.embedder
+        to_embed = self.store.passages_after(self.store.embedded_through(embedder.name)) if embedder else 0
+        return {
+            "index": bool(self.store.turns_to_index(self.store.indexed_turn(), limit=1)),
+            "embed": to_embed,
+            "derive": self.store.get_meta("derived_corpus") != str(self.store.corpus_version()),
+        }
 
     # -- facts and the fast path ----------------------------------------------------------------
     def derive(self, *, incremental: bool = False) -> DeriveReport:
@@ -392,8 +432,19 @@ class Memory:
         return find_entity(load_graph(self.store), name)
 
     def rename_entity(self, name: str, new_name: str) -> Entity:
+        """Rename an entity; renaming the person (the graph's own node) sets `user_name` too."""
+        if self.entity(name).id == USER_ID and new_name.strip():
+            self.set_user_name(new_name.strip())
         edit_graph(self.store, self.config.user_name, "rename", name, new=new_name)
         return self.entity(new_name)
+
+    def set_user_name(self, name: str) -> None:
+        """How the person's own turns are named in sources, kept in config.toml; used from the next call on."""
+        from dataclasses import replace
+
+        save_user_name(self.config.home, name)
+        self.config = replace(self.config, user_name=name, raw={**self.config.raw, "user_name": name})
+        self._retriever = self._fast_path = self._pipeline = None  # each holds the old name
 
     def merge_entities(self, keep: str, other: str) -> Entity:
         """Merge `other` into `keep`: its name and aliases become aliases, its edges move over."""

@@ -57,6 +57,7 @@ def test_order_and_aspect_are_constraints() -> None:
     assert wanted("why did the importer time out").aspect == "cause"
     assert wanted("what fixed the flaky upload test").type == "sentence"
     assert wanted("what fixed the flaky upload test").aspect == "fix"
+    assert wanted("which version fixed the upload bug").order == "newest"
 
 
 def test_the_questions_own_identifier_is_never_a_candidate() -> None:
@@ -97,8 +98,8 @@ def test_a_weak_lone_candidate_stays_under_every_threshold() -> None:
     a = wanted("how long after the release did we roll back")
     passages = [make_passage(i, "Nothing about it here.") for i in range(1, 7)]
     passages.append(make_passage(7, "The query took 11 min on the replica.", kind="assistant"))
-    got = decide(a, passages)
-    assert got is not None and got.confidence < 0.5
+    got = decide(a, passages)  # its passage holds none of the question's words: not even a candidate
+    assert got is None or got.confidence < 0.5
 
 
 def test_extractors_are_registered_by_name_and_can_be_switched_off() -> None:

@@ -110,7 +110,8 @@ def start_http(
     home: Path, *, host: str = "127.0.0.1", token: str | None = None, env: dict[str, str] | None = None
 ) -> Server:
     """`vyre serve` as a real process (with `server_env(home)` unless `env` is given); returns once /v1/health
-    answers."""
+    answers and the memory is not busy loading its indexes (health no longer waits for that, so a client that
+    wants a warm server checks `busy`)."""
     port = free_port()
     log = home.parent / f"serve-{port}.log"
     proc = subprocess.Popen(
@@ -126,7 +127,8 @@ def start_http(
         if proc.poll() is not None:
             raise AssertionError(f"vyre serve exited ({proc.returncode}): {log.read_text(errors='replace')}")
         try:
-            if httpx.get(f"{server.url}/v1/health", headers=headers, timeout=1).status_code == 200:
+            health = httpx.get(f"{server.url}/v1/health", headers=headers, timeout=1)
+            if health.status_code == 200 and not health.json().get("busy"):
                 return server
         except httpx.HTTPError:
             pass

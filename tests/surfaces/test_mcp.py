@@ -13,6 +13,7 @@ import anyio
 import httpx
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.server.mcpserver import MCPServer
 
 TOOLS = {
     "memory.ask",
@@ -36,7 +37,9 @@ def stdio(demo: Any, home: Path, *flags: str) -> StdioServerParameters:
     )
 
 
-def run(params: StdioServerParameters | str, body: Callable[[Client], Awaitable[None]]) -> None:
+def run(params: StdioServerParameters | MCPServer | str, body: Callable[[Client], Awaitable[None]]) -> None:
+    """Drive a server (a `vyre mcp` process, a URL, or a server object in memory) with the SDK's client."""
+
     async def main() -> None:
         async with Client(params, read_timeout_seconds=20) as client:
             await body(client)

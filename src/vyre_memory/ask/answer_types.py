@@ -70,6 +70,7 @@ _ASPECTS = (
         ),
     ),
 )
+_FIXED = re.compile(r"\b(?:fix|fixed|fixes|patch|patched|resolved)\b")
 _ORDER_NEW = re.compile(r"\b(?:latest|newest|last|most recent|current|currently|now|today|these days|anymore)\b")
 _ORDER_OLD = re.compile(r"\b(?:first|original|originally|initial|initially|earliest|at first|to begin with)\b")
 # Words that say what kind of answer is asked, not what it is about.
@@ -144,6 +145,8 @@ def asked(question: str, u: Understanding) -> Asked | None:
     if kind is None:
         return None
     order = "newest" if (u.wants_current or _ORDER_NEW.search(q)) else "oldest" if _ORDER_OLD.search(q) else None
+    if kind == "version" and order is None and _FIXED.search(q):
+        order = "newest"  # a fix ships after the release that broke it
     terms = frozenset(w for t in u.terms for w in content_words(t) if w not in _TYPE_WORDS)
     head = _head(q)
     aspect = next((name for name, pattern in _ASPECTS if pattern.search(q)), None) if kind == "sentence" else None

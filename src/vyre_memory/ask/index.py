@@ -48,20 +48,33 @@ def index_passages(store: Store, user_name: str) -> int:
         added += len(pending)
 
 
-def embed_passages(store: Store, embedder: Any, progress: Progress | None = None) -> int:
-    """Embed passage texts that have no vector under this embedder yet, reading forward from the last one done."""
+def embed_passages(
+    store: Store,
+    embedder: Any,
+    progress: Progress | None = None,
+    *,
+    call: Callable[..., Any] | None = None,
+    batch: int = EMBED_BATCH * 4,
+    stop: Callable[[], bool] | None = None,
+) -> int:
+    """Embed passage texts that have no vector under this embedder yet, reading forward from the last one done.
+
+    `call(fn, *args)` runs each store access (a server passes its lock, so the model runs outside it and
+    questions are answered between batches); `stop()` true ends the work after the batch in hand."""
+    run = call or (lambda fn, *args, **kw: fn(*args, **kw))
     done = 0
-    last = store.embedded_through(embedder.name)
-    total = store.passages_after(last)
-    while True:
-        todo = store.passages_to_embed(embedder.name, last, EMBED_BATCH * 4)
+    last = run(store.embedded_through, embedder.name)
+    total = run(store.passages_after, last)
+    while not (stop and stop()):
+        todo = run(store.passages_to_embed, embedder.name, last, batch)
         if not todo:
             return done
         last = max(pid for pid, _, _ in todo)
         texts = {h: text for _, h, text in todo if h}
         hashes = list(texts)
         vectors = embedder.embed([texts[h] for h in hashes]) if hashes else []
-        store.put_vectors(embedder.name, list(zip(hashes, vectors)), through_id=last)
+        run(store.put_vectors, embedder.name, list(zip(hashes, vectors)), through_id=last)
         done += len(hashes)
         if progress:
             progress(min(done, total), max(total, done), "embedding")
+    return done

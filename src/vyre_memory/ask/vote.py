@@ -10,7 +10,8 @@ them into the probability that the value is right; its coefficients are data (`c
 `python -m vyre_memory.eval.calibrate` on one open world and checked on the other). The best value is told only
 when that probability clears the answer type's threshold (never under 0.5); otherwise the caller abstains.
 
-Guarantees: the answer is a span of its cited passage's sentence (or, for `day`, that passage's own date), and
+Guarantees: a value is a candidate only where a passage naming it holds a third of the question's words (it is
+about what was asked); the answer is a span of its cited passage's sentence (or, for `day`, that passage's own date), and
 the quote is that sentence, so the answer is grounded by construction; a value the question itself holds is
 never an answer; the same passages give the same answer and confidence. Pure but for reading the calibration
 file once.
@@ -67,6 +68,7 @@ _TRUST = {
     "meta": 0.1,
 }
 _NEAR = 8  # tokens on either side of a value that count as near it
+ABOUT = 1 / 3  # a candidate's passage must hold this share of the question's words
 _NUMBER_TYPES = frozenset({"count", "amount", "duration", "number"})
 
 
@@ -239,6 +241,8 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
             "is_version": 1.0 if asked.type == "version" else 0.0,
             "is_identifier": 1.0 if asked.type in ("identifier", "command") else 0.0,
         }
+        if asked.terms and features["pass_cover"] < ABOUT:
+            continue  # no passage naming it is about what was asked: the best file of another bug is still wrong
         cite = tuple(dict.fromkeys(m.passage for m in sorted(ms, key=lambda m: m.rank)))[:3]
         out.append(Candidate(value, features, best, cite))
     return out

@@ -7,7 +7,7 @@ read are retrieved under the question's scope and time, every candidate value is
 (`ask.vote`), and each is labelled by the world's own scoring rule (right: an `accept` string and no `reject`
 string; every candidate of an unanswerable question is wrong). A logistic model with an L2 penalty is fitted on
 FIT_WORLD. The threshold per answer type is just above the most probable wrong answer FIT_WORLD would be told,
-plus a margin, and never under a floor (0.6: the check world shows how far a fit world's bar carries). Both
+plus a margin, and never under a floor (0.65: what kept the check world free of wrong answers both ways). Both
 worlds are then scored as the pipeline would answer: told, right, wrong. `--write` keeps the coefficients in
 `ask/calibration.json` (data, not code). Nothing of a world enters the code: only the fitted numbers, one per
 feature.
@@ -146,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("check_world", type=Path)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--margin", type=float, default=0.05, help="added to every fitted threshold")
-    parser.add_argument("--floor", type=float, default=0.6, help="no answer type's threshold is lower")
+    parser.add_argument("--floor", type=float, default=0.65, help="no answer type's threshold is lower")
     parser.add_argument("--cache", type=Path, help="a folder to keep each world's retrieval in, reused next time")
     parser.add_argument("--write", action="store_true", help=f"write the coefficients to {CALIBRATION_FILE.name}")
     args = parser.parse_args(argv)

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..contract import Cursor, IngestReport, ParseBatch, Problem
 from ..errors import IngestError, StrictIngestError
 from ..store.sqlite import SourceBatch, Store
-from .formats import SourceFormat, detect, get_format, parse_pieces
+from .formats import SourceFormat, detect, formats, get_format, parse_pieces
 from .labels import session_kind
 
 MAX_LINE_BYTES = 64 << 20
@@ -42,19 +42,39 @@ class IngestSettings:
     piece_bytes: int | None = None  # None: PIECE_BYTES; 0: a whole file in one batch
 
 
-def plan(paths: Iterable[Path], format_name: str | None = None) -> list[tuple[SourceFormat, Path]]:
-    """Every (format, file) under the given paths."""
+def plan(
+    paths: Iterable[Path],
+    format_name: str | None = None,
+    skipped: dict[str, str] | None = None,
+    known: Callable[[Path], str | None] | None = None,
+) -> list[tuple[SourceFormat, Path]]:
+    """Every (format, file) under the given paths. Without `format_name` each file in a folder is
+    detected by its own content, so a folder may mix formats; a file no format claims, or one that
+    cannot be read, goes into `skipped` (path -> why, with what to do). A path given by name that
+    is missing, unreadable or of no known format is an error. `known(file)` names the format a file
+    was read as before (it is not sniffed again: a poll of a big tree reads no heads)."""
+    skipped = {} if skipped is None else skipped
     work: list[tuple[SourceFormat, Path]] = []
     for path in paths:
         path = path.expanduser()
         if not path.exists():
             raise IngestError(f"{path} does not exist; pass a transcripts folder or file: vyre ingest PATH")
-        fmt = get_format(format_name) if format_name else detect(path)
-        if fmt is None:
-            raise IngestError(
-                f"no known transcript format in {path}; pass --format (vyre ingest --list-formats shows them)"
-            )
-        work.extend((fmt, f) for f in fmt.files(path))
+        if path.is_dir():
+            _check_folder(path)
+        elif (why := _unreadable(path)) is not None:
+            raise IngestError(f"cannot read {path}: {why}")
+        if format_name:
+            fmt = get_format(format_name)
+            work.extend((fmt, f) for f in fmt.files(path))
+        elif path.is_file():
+            found = detect(path)
+            if found is None:
+                raise IngestError(
+                    f"no known transcript format in {path}; pass --format (vyre ingest --list-formats shows them)"
+                )
+            work.append((found, path))
+        else:
+            work.extend(_plan_folder(path, skipped, known))
     seen: set[Path] = set()
     unique = []
     for fmt, f in work:
@@ -62,6 +82,85 @@ def plan(paths: Iterable[Path], format_name: str | None = None) -> list[tuple[So
             seen.add(f)
             unique.append((fmt, f))
     return unique
+
+
+def _plan_folder(
+    root: Path, skipped: dict[str, str], known: Callable[[Path], str | None] | None
+) -> list[tuple[SourceFormat, Path]]:
+    """Each file any format lists under `root` (and any other `.json` file a format claims), with the
+    format its own content shows."""
+    listed: set[Path] = set()
+    for fmt in formats().values():
+        try:
+            listed.update(fmt.files(root))
+        except OSError:
+            continue
+    extra: set[Path] = set()
+    for folder, _, names in os.walk(root, onerror=lambda exc: _unreadable_folder(exc, skipped)):
+        extra.update(Path(folder, n) for n in names if n.endswith(".json") and not n.endswith(".meta.json"))
+    work: list[tuple[SourceFormat, Path]] = []
+    registered = formats()
+    for f in sorted(listed | extra):
+        before = registered.get(known(f) or "") if known else None
+        if before is not None:
+            work.append((before, f))
+            continue
+        why = _unreadable(f)
+        if why is not None:
+            skipped[str(f)] = why
+            continue
+        found = detect(f)
+        if found is not None:
+            work.append((found, f))
+        elif f in listed:
+            skipped[str(f)] = (
+                "empty (nothing to read yet)"
+                if _size(f) == 0
+                else "no known transcript format (vyre ingest --format NAME FILE reads it as one)"
+            )
+    return work
+
+
+def _format_of(store: Store, path: Path) -> str | None:
+    state = store.source_state(str(path))
+    return state.format if state else None
+
+
+def _check_folder(path: Path) -> None:
+    try:
+        with os.scandir(path):
+            pass
+    except OSError as exc:
+        raise IngestError(
+            f"cannot read the folder {path}: {exc.strerror or exc}; give yourself access (chmod u+rx '{path}') "
+            "or pass another folder: vyre ingest PATH"
+        ) from exc
+
+
+def _unreadable_folder(exc: OSError, skipped: dict[str, str]) -> None:
+    where = exc.filename or "?"
+    skipped[str(where)] = (
+        f"folder cannot be read ({exc.strerror or exc}); give yourself access (chmod u+rx '{where}') and ingest again"
+    )
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why `path` cannot be read (with what to do), or None when it can."""
+    try:
+        with path.open("rb") as f:
+            f.read(1)
+    except IsADirectoryError:
+        return None
+    except OSError as exc:
+        return f"cannot read ({exc.strerror or exc}); give yourself access (chmod u+r '{path}') and ingest again"
+    return None
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def ingest(
@@ -75,8 +174,12 @@ def ingest(
 ) -> IngestReport:
     started = time.perf_counter()
     report = IngestReport()
-    work = plan(paths, format_name)
-    report.files_seen = len(work)
+    skipped: dict[str, str] = {}
+    work = plan(paths, format_name, skipped, known=lambda f: _format_of(store, f))
+    report.files_seen = len(work) + len(skipped)
+    report.files_skipped = skipped
+    for fmt, _ in work:
+        report.files_by_format[fmt.name] = report.files_by_format.get(fmt.name, 0) + 1
     sizes = []
     for _, f in work:
         try:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -158,6 +158,15 @@ def parse_json_output(text: str) -> Any:
 
 
 GRACE_S = 0.25  # how long past its own timeout a backend gets before we stop waiting
+_waiting = threading.local()
+
+
+def set_wait_hook(hook: Callable[[], AbstractContextManager[None]] | None) -> Callable[[], Any] | None:
+    """In this thread, wrap every wait for a model in `hook()` (a server lets other requests use the memory
+    meanwhile); returns the previous hook, to restore."""
+    previous = getattr(_waiting, "hook", None)
+    _waiting.hook = hook
+    return previous
 
 
 def complete(backend: ModelBackend, req: ModelRequest) -> ModelResponse:
@@ -172,7 +181,9 @@ def complete(backend: ModelBackend, req: ModelRequest) -> ModelResponse:
 
     worker = threading.Thread(target=run, name=f"vyre-{req.purpose}", daemon=True)
     worker.start()
-    worker.join(req.timeout_s + GRACE_S)
+    hook = getattr(_waiting, "hook", None)
+    with hook() if hook is not None else nullcontext():
+        worker.join(req.timeout_s + GRACE_S)
     if "out" not in box:
         raise ModelTimeout(f"{backend.name}: no {req.purpose} answer within {req.timeout_s}s")
     out = box["out"]

@@ -23,6 +23,7 @@ from ..memory import Memory
 from . import running
 
 F = TypeVar("F", bound=Callable[..., Any])
+EMBED_NOW_MAX = 2000  # passages `vyre ingest` embeds before answering; a bigger backlog is built in the background
 
 
 def _home_option(f: F) -> F:
@@ -67,12 +68,18 @@ def main() -> None:
 
 # -- ingest --------------------------------------------------------------------------------------
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=Path))  # ingest says what to do
 @click.option("--format", "format_name", help="Read PATHS as this format instead of detecting it.")
 @click.option("--list-formats", is_flag=True, help="List the transcript formats memory can read, then exit.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1) if any record is bad; good records are still stored.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--embed/--no-embed",
+    default=None,
+    help=f"Embed every new passage now / leave them all to the background (default: now when at most "
+    f"{EMBED_NOW_MAX:,} wait; vyre serve, vyre mcp and vyre watch embed the rest as they run).",
+)
 @_home_option
 def ingest(
     paths: tuple[Path, ...],
@@ -81,6 +88,7 @@ def ingest(
     strict: bool,
     as_json: bool,
     quiet: bool,
+    embed: bool | None,
     home: Path | None,
 ) -> None:
     """Read transcripts into memory: only what is new since the last run.
@@ -99,25 +107,62 @@ def ingest(
             for name, fmt in mem.formats().items():
                 click.echo(f"{name:14} {fmt.summary}")
             return
-        report = _run_ingest(mem, paths, format_name=format_name, strict=strict, quiet=quiet or as_json)
+        if "user_name" not in mem.config.raw and not (quiet or as_json) and sys.stdin.isatty():
+            _confirm_name(mem)
+        now_max = None if embed else 0 if embed is False else EMBED_NOW_MAX
+        report = _run_ingest(
+            mem, paths, format_name=format_name, strict=strict, quiet=quiet or as_json, embed_now_max=now_max
+        )
         if as_json:
             _echo_json({"report": report.to_dict(), "stats": _stats_json(mem.stats())})
-        else:
-            _print_report(report, mem.stats())
+            return
+        if report.files_seen == 0:
+            where = ", ".join(str(p) for p in paths) or ", ".join(mem.config.transcripts)
+            click.echo(
+                f"no transcripts under {where} yet: Claude Code writes one per session; "
+                "after your first session run vyre ingest again"
+            )
+        _print_report(report, mem.stats())
+        left = mem.pending()["embed"]
+        if left:
+            click.echo(
+                f"{left:,} passages left to embed: answers use full-text search and facts until then; "
+                "vyre serve, vyre mcp or vyre watch embed them in the background (with the time left), "
+                "or now: vyre ingest --embed",
+                err=True,
+            )
+
+
+def _confirm_name(mem: Memory) -> None:
+    """Once per home, with someone at the terminal: how the person's own turns are named, offered from what
+    the machine knows (git config user.name, the account's full name), kept as `user_name` in config.toml."""
+    from ..config import detect_user_name
+
+    name, where = detect_user_name()
+    said = click.prompt(f"Your own turns will be named (from {where}; Enter keeps it)", default=name, err=True)
+    name = said.strip() or name
+    mem.set_user_name(name)
+    click.echo(f"kept in {mem.config.home / 'config.toml'}; to change it: vyre graph rename {name!r} NEW", err=True)
 
 
 def _run_ingest(
-    mem: Memory, paths: tuple[Path, ...], *, format_name: str | None, strict: bool, quiet: bool
+    mem: Memory,
+    paths: tuple[Path, ...],
+    *,
+    format_name: str | None,
+    strict: bool,
+    quiet: bool,
+    embed_now_max: int | None = None,
 ) -> IngestReport:
     if not paths:
         missing = [p for p in mem.config.transcripts if not Path(p).expanduser().exists()]
         if missing and len(missing) == len(mem.config.transcripts):
             raise VyreError(
                 f"no transcripts under {', '.join(missing)}; pass a path: vyre ingest PATH "
-                "(or try the demo: vyre ingest --demo)"
+                "(or try the demo history: make run, in the source folder)"
             )
     if quiet or not sys.stderr.isatty():
-        return mem.ingest(paths or None, format=format_name, strict=strict)
+        return mem.ingest(paths or None, format=format_name, strict=strict, embed_now_max=embed_now_max)
     with click.progressbar(length=1, label="ingesting", file=sys.stderr, show_pos=False, width=30) as bar:
 
         def progress(done: int, total: int, current: str) -> None:
@@ -127,15 +172,25 @@ def _run_ingest(
             bar.length = max(total, 1)
             bar.update(max(0, done - bar.pos))
 
-        return mem.ingest(paths or None, format=format_name, strict=strict, progress=progress)
+        return mem.ingest(
+            paths or None, format=format_name, strict=strict, progress=progress, embed_now_max=embed_now_max
+        )
 
 
 def _print_report(report: IngestReport, stats: dict[str, Any]) -> None:
+    by_format = dict(sorted(report.files_by_format.items()))
+    formats = f" ({_counts(by_format)})" if by_format else ""
     click.echo(
-        f"read {report.files_read} of {report.files_seen} files, {report.records:,} records in {report.seconds:.2f}s: "
-        f"{report.new_sessions} new sessions, {report.new_turns:,} new turns"
+        f"read {report.files_read} of {report.files_seen} files{formats}, {report.records:,} records "
+        f"in {report.seconds:.2f}s: {report.new_sessions} new sessions, {report.new_turns:,} new turns"
         + (f", {report.duplicates} duplicates skipped" if report.duplicates else "")
     )
+    if report.files_skipped:
+        click.echo(f"{len(report.files_skipped)} file(s) skipped:", err=True)
+        for path, why in list(report.files_skipped.items())[:20]:
+            click.echo(f"  {path}: {why}", err=True)
+        if len(report.files_skipped) > 20:
+            click.echo(f"  … and {len(report.files_skipped) - 20} more (vyre ingest --json lists all)", err=True)
     sessions, turns = stats["sessions"], stats["turns"]
     click.echo(f"memory holds {sessions['total']} sessions: " + _counts(sessions["by_kind"]))
     click.echo(f"and {turns['total']:,} turns by role: " + _counts(turns["by_role"]))
@@ -178,18 +233,28 @@ def watch(paths: tuple[Path, ...], interval: float, home: Path | None) -> None:
       vyre watch --interval 5
     """
 
-    def on_round(report: IngestReport) -> None:
-        if report.new_turns:
-            click.echo(f"+{report.new_turns} turns ({report.new_sessions} new sessions)")
-        for problem in report.problems:
-            click.echo(f"  {problem}", err=True)
+    from .background import CatchUp
+    from .scopes import Gate
 
     with _memory(home) as mem:
+        gate = Gate(mem)
+        catch_up = CatchUp(gate, report=lambda line: click.echo(line, err=True))  # vectors, while rounds go on
+
+        def on_round(report: IngestReport) -> None:
+            if report.new_turns:
+                click.echo(f"+{report.new_turns} turns ({report.new_sessions} new sessions)")
+                catch_up.kick()
+            for problem in report.problems:
+                click.echo(f"  {problem}", err=True)
+
         click.echo(f"watching {', '.join(str(p) for p in paths) or ', '.join(mem.config.transcripts)}", err=True)
+        catch_up.start()
         try:
-            mem.watch(paths or None, interval=interval, on_round=on_round)
+            mem.watch(paths or None, interval=interval, on_round=on_round, call=gate.call, embed_now_max=0)
         except KeyboardInterrupt:
             click.echo("stopped", err=True)
+        finally:
+            catch_up.stop(wait_s=30)
 
 
 # -- reading ---------------------------------------------------------------------------------------
@@ -269,8 +334,9 @@ def stats(as_json: bool, home: Path | None) -> None:
     """
     with _memory(home) as mem:
         data = mem.stats()
+        pending = mem.pending()
         if as_json:
-            _echo_json(_stats_json(data))
+            _echo_json({**_stats_json(data), "pending": pending})
             return
         click.echo(f"database   {mem.config.db_path} ({data['database_bytes'] / 1e6:.1f} MB)")
         click.echo(f"sessions   {data['sessions']['total']:,}: {_counts(data['sessions']['by_kind'])}")
@@ -278,6 +344,21 @@ def stats(as_json: bool, home: Path | None) -> None:
         click.echo(f"by role    {_counts(data['turns']['by_role'])}")
         click.echo(f"projects   {data['projects']}")
         click.echo(f"span       {data['first_ts'] or '-'} to {data['last_ts'] or '-'}")
+        click.echo(f"to do      {_pending_line(pending)}")
+
+
+def _pending_line(pending: dict[str, Any]) -> str:
+    """What memory has still to build from stored turns, and how to finish it; or that nothing is left."""
+    todo = []
+    if pending["index"]:
+        todo.append("turns to add to the search index")
+    if pending["embed"]:
+        todo.append(f"{pending['embed']:,} passages to embed (answers use full-text search until then)")
+    if pending["derive"]:
+        todo.append("facts and graph to read from the newest turns")
+    if not todo:
+        return "nothing: every turn is indexed, embedded and read for facts"
+    return "; ".join(todo) + " (vyre ingest finishes it; vyre serve, vyre mcp and vyre watch do it as they run)"
 
 
 def _when(value: str | None) -> Any:
@@ -295,7 +376,9 @@ def _when(value: str | None) -> Any:
 @main.command()
 @click.argument("question")
 @click.option("--k", default=8, show_default=True, help="How many passages.")
-@click.option("--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below.")
+@click.option(
+    "--project", "--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below."
+)
 @click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
 @click.option("--now", help="The question's time, ISO (time words are relative to it); default: now.")
 @click.option("--config", "config_name", help="Retrieval configuration: bm25, dense, hybrid, hybrid+graph.")
@@ -338,7 +421,9 @@ def retrieve(
 
 @main.command()
 @click.argument("question")
-@click.option("--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below.")
+@click.option(
+    "--project", "--project-cwd", "project_cwds", multiple=True, help="Only sessions run in this folder or below."
+)
 @click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
 @click.option("--now", help="The question's time, ISO (time words are relative to it); default: now.")
 @click.option("--stream", is_flag=True, help="Print each stage event as a JSON line as it happens.")
@@ -364,7 +449,7 @@ def ask(
     \b
     Examples:
       vyre ask "which file had the stripe refund bug"
-      vyre ask "what did we ship last week" --project-cwd ~/code/api --json
+      vyre ask "what did we ship last week" --project ~/code/api --json
     """
     if not question.strip():
         raise click.BadParameter(
@@ -447,6 +532,7 @@ def doctor(home: Path | None) -> None:
         )
         embedder = mem.embedder
         click.echo(f"embedder    {mem.embedder_reason or ('none' if embedder is None else embedder.name)}")
+        click.echo(f"to do       {_pending_line(mem.pending())}")
         for purpose in ("rerank", "answer", "verify", "reader"):
             try:
                 mem.backend(purpose)
@@ -646,7 +732,7 @@ def facts_delete(fact_id: str, home: Path | None) -> None:
 # -- the fast path -------------------------------------------------------------------------------
 @main.command()
 @click.argument("question")
-@click.option("--project-cwd", "project_cwds", multiple=True, help="Ask from a session in this folder.")
+@click.option("--project", "--project-cwd", "project_cwds", multiple=True, help="Ask from a session in this folder.")
 @click.option("--agent-project", "agent_projects", multiple=True, help="Ask as an agent granted only these projects.")
 @click.option("--now", help="The question's time, ISO; only what was said by then counts. Default: now.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer contract as JSON.")
@@ -848,6 +934,31 @@ def graph_pin(name: str, off: bool, home: Path | None) -> None:
         click.echo(f"{e.name}: {'pinned' if e.pinned else 'unpinned'}")
 
 
+# -- Claude Code hooks ----------------------------------------------------------------------------
+@main.group()
+def hook() -> None:
+    """What the Claude Code plugin (plugin/ in the source) runs on its hooks."""
+
+
+@hook.command(name="ingest")
+@_home_option
+def hook_ingest(home: Path | None) -> None:
+    """Ingest the one session a hook's JSON input (on stdin) names; never fails the hook (exit 0).
+
+    \b
+    Examples:
+      echo '{"hook_event_name": "SessionEnd", "transcript_path": "/path/s.jsonl"}' | vyre hook ingest
+    """
+    from .hooks import read_input
+
+    try:
+        found = read_input(sys.stdin)
+        with Memory(home) as mem:
+            _print_report(mem.ingest(found.paths(), embed_now_max=EMBED_NOW_MAX), mem.stats())
+    except Exception as exc:  # a hook must never fail Claude Code: say why, exit 0
+        click.echo(f"vyre memory: {exc}; nothing ingested", err=True)
+
+
 # -- surfaces: the HTTP API with the web page, and the MCP server ----------------------------------
 @main.command()
 @click.option(
@@ -869,9 +980,11 @@ def serve(host: str, port: int, home: Path | None) -> None:
     """
     from .http import serve as serve_http
 
-    click.echo(f"Vyre Memory on http://{host}:{port}/  (API: /v1, schema: /openapi.json; Ctrl-C to stop)", err=True)
+    def banner() -> None:  # once the sockets listen and the settings hold, never before an error
+        click.echo(f"Vyre Memory on http://{host}:{port}/  (API: /v1, schema: /openapi.json; Ctrl-C to stop)", err=True)
+
     try:
-        serve_http(home, host=host, port=port)
+        serve_http(home, host=host, port=port, ready=banner)
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,7 +36,17 @@ from ..config import Config
 from ..errors import ConfigError, ModelError, NotFoundError, ScopeError, VyreError
 from ..memory import Memory
 from . import running
-from .scopes import BadRequest, Caller, Gate, ScopedMemory, caller_for_token, is_loopback, tokens_from_config
+from .background import CatchUp
+from .scopes import (
+    BadRequest,
+    Caller,
+    Gate,
+    ScopedMemory,
+    TooLarge,
+    caller_for_token,
+    is_loopback,
+    tokens_from_config,
+)
 
 WEB = Path(__file__).with_name("web")
 log = logging.getLogger("vyre_memory.http")
@@ -60,15 +71,19 @@ def create_app(
             "or bind 127.0.0.1 (the default)"
         )
     state: dict[str, Gate] = {}
+    catching: list[CatchUp] = []
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         memory = await anyio.to_thread.run_sync(memory_factory)
         state["gate"] = Gate(memory)
         state["gate"].warm()
+        catching.append(CatchUp(state["gate"], report=_tell))  # vectors and facts still to build, meanwhile
+        catching[0].start()
         try:
             yield
         finally:
+            catching[0].stop()
             if listener is not None:  # here, not after the server returns: uvicorn re-raises SIGTERM first
                 running.unlisten(listener)
             # once the warm-up, if it is still loading, lets go of the gate
@@ -86,12 +101,16 @@ def create_app(
 
         return endpoint
 
+    async def health(request: Request, scoped: ScopedMemory) -> Any:
+        out = await anyio.to_thread.run_sync(scoped.health)
+        return {**out, "embedding": catching[0].status() if catching else None}
+
     routes = [
         Route("/", _page, methods=["GET"]),
         Route("/app.js", _asset("app.js", "text/javascript"), methods=["GET"]),
         Route("/style.css", _asset("style.css", "text/css"), methods=["GET"]),
         Route("/openapi.json", _openapi, methods=["GET"]),
-        Route("/v1/health", route(_health), methods=["GET"]),
+        Route("/v1/health", route(health), methods=["GET"]),
         Route("/v1/ask", route(_ask), methods=["POST"]),
         Route("/v1/retrieve", route(_retrieve), methods=["POST"]),
         Route("/v1/answer", route(_answer), methods=["POST"]),
@@ -100,7 +119,7 @@ def create_app(
         Route("/v1/graph", route(_graph), methods=["GET"]),
         Route("/v1/graph/entities/{entity}", route(_entity), methods=["GET", "DELETE"]),
         Route("/v1/graph/entities/{entity}/{op}", route(_edit), methods=["POST", "DELETE"]),
-        Route("/v1/sessions/{session}/turns", route(_turns), methods=["GET"]),
+        Route("/v1/sessions/{session:path}/turns", route(_turns), methods=["GET"]),  # a subagent id holds "/"
     ]
 
     async def http_error(request: Request, exc: Exception) -> Response:
@@ -115,6 +134,7 @@ def create_app(
 # -- errors ---------------------------------------------------------------------------------------
 _STATUS: tuple[tuple[type[BaseException], int, str], ...] = (
     (PermissionError, 401, "unauthorized"),
+    (TooLarge, 413, "too_large"),
     (BadRequest, 400, "bad_request"),
     (NotFoundError, 404, "not_found"),
     (ScopeError, 403, "forbidden"),
@@ -141,6 +161,10 @@ def error_response(exc: BaseException) -> JSONResponse:
     return JSONResponse(payload, status_code=status, headers=headers)
 
 
+def _tell(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
@@ -148,8 +172,11 @@ def _bearer(request: Request) -> str | None:
     return None
 
 
+MAX_BODY_BYTES = 64 << 10  # a question and its options; a bigger body is refused before it is read whole
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    raw = await _read_limited(request)
     if not raw:
         return {}
     try:
@@ -159,6 +186,24 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadRequest('the body must be a JSON object, e.g. {"question": "..."}')
     return body
+
+
+async def _read_limited(request: Request) -> bytes:
+    """The body, or TooLarge as soon as it is known to pass MAX_BODY_BYTES (from Content-Length, else as read)."""
+    too_large = TooLarge(
+        f"the request body is over {MAX_BODY_BYTES // 1024} KB; send a question of at most "
+        'a few thousand characters, e.g. {"question": "which file had the refund bug"}'
+    )
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY_BYTES:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _ask_args(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -175,10 +220,6 @@ def _ask_args(body: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- handlers -------------------------------------------------------------------------------------
-async def _health(request: Request, scoped: ScopedMemory) -> Any:
-    return await anyio.to_thread.run_sync(scoped.health)
-
-
 async def _ask(request: Request, scoped: ScopedMemory) -> Any:
     body = await _body(request)
     question, args = body.get("question"), _ask_args(body)
@@ -213,9 +254,7 @@ async def _sse(first: dict[str, Any] | None, events: Iterator[dict[str, Any]]) -
 async def _retrieve(request: Request, scoped: ScopedMemory) -> Any:
     body = await _body(request)
     args = _ask_args(body)
-    k = body.get("k", 8)
-    if not isinstance(k, int):
-        raise BadRequest('"k" must be a whole number of passages (1 to 50)')
+    k = body.get("k", 8)  # bounds are checked with the question, for HTTP and MCP alike
     return await anyio.to_thread.run_sync(lambda: scoped.retrieve(body.get("question"), k=k, **args))  # type: ignore[arg-type]
 
 
@@ -426,10 +465,18 @@ def openapi() -> dict[str, Any]:
     }
 
 
-def serve(home: Path | None = None, *, host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning") -> None:
+def serve(
+    home: Path | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    log_level: str = "warning",
+    ready: Callable[[], None] | None = None,
+) -> None:
     """Run the API and the page on uvicorn until interrupted; on a loopback address also on the socket in
     the home that `vyre ask` hands its questions to (surfaces/running.py). Every socket listens before
-    the memory opens, so a second server for the same port or home finds this one at once."""
+    the memory opens, so a second server for the same port or home finds this one at once. `ready` is
+    called once every socket listens and the settings are accepted (a banner printed there is true)."""
     import uvicorn
 
     config = Config.load(home)
@@ -438,6 +485,8 @@ def serve(home: Path | None = None, *, host: str = "127.0.0.1", port: int = 8765
     try:
         app = create_app(lambda: Memory(config=config), config, bind_host=host, listener=listener)
         settings = uvicorn.Config(app, host=host, port=port, log_level=log_level)
+        if ready is not None:
+            ready()
         uvicorn.Server(settings).run(sockets=[*sockets, *([listener.sock] if listener else [])])
     finally:
         for sock in sockets:

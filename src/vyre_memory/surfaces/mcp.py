@@ -15,6 +15,8 @@ Guarantees:
 
 from __future__ import annotations
 
+import json
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -22,10 +24,12 @@ from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import ValidationError
 
 from ..config import Config
 from ..errors import ConfigError, VyreError
 from ..memory import Memory
+from .background import CatchUp
 from .scopes import Caller, Gate, ScopedMemory, is_loopback, log, mcp_caller
 
 T = TypeVar("T")
@@ -38,10 +42,48 @@ INSTRUCTIONS = (
 )
 
 
+class _Server(MCPServer):
+    """MCPServer whose argument errors are plain words: which argument, what it must be, no library links."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(argument_errors(name, exc.__cause__)) from exc.__cause__
+            raise
+
+
+def argument_errors(tool: str, exc: ValidationError) -> str:
+    """'memory.retrieve: "k" must be a whole number (got "five")' and the like, one per bad argument."""
+    said = []
+    for err in exc.errors():
+        where = ".".join(str(part) for part in err["loc"]) or "arguments"
+        if err["type"] == "missing":
+            said.append(f'"{where}" is required')
+            continue
+        want = _WANTS.get(str(err["type"]), str(err["msg"]).lower().replace("input should be", "must be"))
+        got = json.dumps(err.get("input"), ensure_ascii=False, default=str)
+        said.append(f'"{where}" {want} (got {got[:60]})')
+    return f"{tool}: " + "; ".join(said) + f"; see the tool's input schema (tools/list) for {tool}"
+
+
+_WANTS = {
+    "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "string_type": "must be text",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "list_type": "must be a list",
+    "dict_type": "must be an object",
+}
+
+
 def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm: bool = False) -> MCPServer:
     """An MCP server over one `Memory`, scoped to `caller`. The memory opens on the first tool call, or
     with `warm` at once, its indexes loading in the background while the client starts."""
-    server = MCPServer(name="vyre-memory", instructions=INSTRUCTIONS, version="0.1.0")
+    server = _Server(name="vyre-memory", instructions=INSTRUCTIONS, version="0.1.0")
     gate: list[Gate] = []
     opening = threading.Lock()
 
@@ -53,7 +95,9 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm:
 
     def open_and_warm() -> None:
         try:
-            scoped().gate.warm()
+            gate = scoped().gate
+            gate.warm()
+            CatchUp(gate, report=lambda line: print(f"vyre memory: {line}", file=sys.stderr, flush=True)).start()
         except Exception as exc:  # the first tool call opens it again and says what is wrong
             log.warning("could not open memory ahead of the first tool call: %s", exc)
 
@@ -78,7 +122,10 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm:
         project_cwds: only sessions run in these folders (default: this server's scope).
         context: {"project": folder, "thread": session id} of the asking session. now: ISO time of the question.
         """
-        return run(lambda s: s.ask(question, project_cwds=project_cwds, context=context, now=now))
+        result = run(lambda s: s.ask(question, project_cwds=project_cwds, context=context, now=now))
+        if result["abstained"] and caller.kind == "project" and not project_cwds:
+            result["scope_hint"] = run(lambda s: scope_hint(s, caller))
+        return result
 
     @server.tool(name="memory.retrieve")
     def retrieve(
@@ -131,6 +178,21 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm:
         return run(lambda s: s.edit(op, name, new_name=new_name, other=other, alias=alias, pinned=pinned))
 
     return server
+
+
+def scope_hint(scoped: ScopedMemory, caller: Caller) -> str:
+    """Why a project-scoped server may not know: it reads only the sessions of the folder it started in."""
+    folder = caller.projects[0] if caller.projects else "?"
+    held = scoped.gate.call(scoped.mem.sessions, project_cwds=list(caller.projects), limit=1)
+    where = (
+        f"memory holds no session run in {folder} (the folder this server started in)"
+        if not held
+        else f"this server reads only sessions run in {folder} and below (the folder it started in)"
+    )
+    return (
+        f"{where}; to ask across every project, add it with --owner: "
+        "claude mcp add vyre --scope user -- vyre mcp --owner (or pass project_cwds)"
+    )
 
 
 def serve(

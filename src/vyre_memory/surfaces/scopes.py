@@ -28,12 +28,14 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..contract import AskResult, SessionInfo
 from ..errors import ConfigError, NotFoundError, ScopeError, VyreError
+from ..models.base import set_wait_hook
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -157,10 +159,45 @@ class Gate:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
         self.lock = threading.RLock()
+        self.counts: tuple[int | None, int | None] = (None, None)  # sessions and turns when last counted
 
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         with self.lock:
             return fn(*args, **kwargs)
+
+    def call_letting_others_in(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """`call`, but while `fn` waits on a model the memory is free for other calls (an ask's model call
+        may take seconds; health and other askers go on meanwhile). Ask code holds no transaction then."""
+        with self.lock:
+            previous = set_wait_hook(self._released)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                set_wait_hook(previous)
+
+    @contextmanager
+    def _released(self) -> Iterator[None]:
+        depth = 0
+        while True:  # every level this thread holds of the re-entrant lock
+            try:
+                self.lock.release()
+            except RuntimeError:
+                break
+            depth += 1
+        try:
+            yield
+        finally:
+            for _ in range(depth):
+                self.lock.acquire()
+
+    def call_if_free(self, fn: Callable[[], T]) -> T | None:
+        """`fn()` if no other call holds the memory now, else None at once (liveness never waits on an ask)."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            return fn()
+        finally:
+            self.lock.release()
 
     def warm(self) -> threading.Thread:
         """Load the indexes in a background thread (`Memory.warm`); a call that comes first waits for them."""
@@ -196,7 +233,7 @@ class ScopedMemory:
         now: str | None = None,
     ) -> dict[str, Any]:
         kwargs = self._ask_kwargs(project_cwds, context, now)
-        result = self.gate.call(self.mem.ask, _question(question), **kwargs)
+        result = self.gate.call_letting_others_in(self.mem.ask, _question(question), **kwargs)
         return self.result_dict(result)
 
     def ask_stream(
@@ -211,7 +248,7 @@ class ScopedMemory:
         kwargs = self._ask_kwargs(project_cwds, context, now)
         events = self.gate.call(self.mem.ask, _question(question), stream=True, **kwargs)
         while True:
-            event = self.gate.call(next, events, None)
+            event = self.gate.call_letting_others_in(next, events, None)
             if event is None:
                 return
             d = event.to_dict()
@@ -240,7 +277,9 @@ class ScopedMemory:
         k: int = 8,
     ) -> dict[str, Any]:
         kwargs = self._ask_kwargs(project_cwds, context, now)
-        passages = self.gate.call(self.mem.retrieve, _question(question), k=max(1, min(int(k), 50)), **kwargs)
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise BadRequest(f'"k" must be a whole number of passages from 1 to {MAX_K} (got {k!r})')
+        passages = self.gate.call(self.mem.retrieve, _question(question), k=k, **kwargs)
         out = []
         for p in passages:
             d = p.to_dict()
@@ -346,17 +385,25 @@ class ScopedMemory:
         raise BadRequest(f"unknown graph edit {op!r}; use one of: {', '.join(GRAPH_EDITS)}")
 
     def health(self) -> dict[str, Any]:
-        stats = self.gate.call(self.mem.stats)
-        return {
-            "status": "ok",
-            "caller": self.caller.to_dict(),
-            "sessions": stats["sessions"]["total"],
-            "turns": stats["turns"]["total"],
-        }
+        """Liveness: answers at once even while an ask holds the memory (with the counts last seen, `busy`)."""
+        stats = self.gate.call_if_free(self.mem.stats)
+        busy = stats is None
+        if stats is not None:
+            self.gate.counts = (stats["sessions"]["total"], stats["turns"]["total"])
+        sessions, turns = self.gate.counts
+        return {"status": "ok", "caller": self.caller.to_dict(), "sessions": sessions, "turns": turns, "busy": busy}
 
 
 class BadRequest(VyreError):
     """A request a surface cannot run as sent (a missing or malformed field)."""
+
+
+class TooLarge(BadRequest):
+    """A request body or question over the surfaces' size limits (HTTP 413)."""
+
+
+MAX_K = 50  # passages one retrieve returns at most
+MAX_QUESTION_CHARS = 4000  # a question, not a document: longer ones are refused before any search
 
 
 def _needed(value: str | None, field: str) -> str:
@@ -372,6 +419,11 @@ def _question(question: Any) -> str:
         question.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise BadRequest('"question" must be valid text (it holds a lone UTF-16 surrogate)') from exc
+    if len(question) > MAX_QUESTION_CHARS:
+        raise TooLarge(
+            f'"question" is {len(question):,} characters; ask in at most {MAX_QUESTION_CHARS:,} '
+            "(a question, not a document: name what to look for)"
+        )
     return question.strip()
 
 

@@ -179,6 +179,53 @@ function sourceItem(s) {
       )));
 }
 
+// A tool call is stored as its name, then "field: value" lines (a value may run over several lines).
+const TOOL_TARGET = ["file_path", "notebook_path", "path", "command", "pattern", "url", "query", "description"];
+
+function toolFields(text) {
+  const fields = [];
+  for (const line of text.split("\n").slice(1)) {
+    const m = /^([a-z_]{2,30}): ?(.*)$/.exec(line);
+    if (m) fields.push([m[1], m[2]]);
+    else if (fields.length) fields[fields.length - 1][1] += "\n" + line;
+  }
+  return fields;
+}
+
+function clip(text, n) {
+  return text.length > n ? text.slice(0, n) + "…" : text;
+}
+
+function toolCall(t) {
+  const name = t.tool_name || t.text.split("\n", 1)[0];
+  const fields = toolFields(t.text);
+  const get = (k) => (fields.find(([key]) => key === k) || [])[1];
+  const targetKey = TOOL_TARGET.find((k) => get(k) !== undefined);
+  const before = get("old_string"), after = get("new_string");
+  const shown = new Set([targetKey, "old_string", "new_string"]);
+  const rest = fields.filter(([k]) => !shown.has(k));
+  const diff = (text, mark, cls) => (text === undefined ? [] : clip(text, 1200).split("\n").map((l) =>
+    el("span", { class: cls }, `${mark} ${l}\n`)));
+  return el("div", { class: "turn-text tool-call" },
+    el("div", { class: "tool-head" },
+      el("span", { class: "tool-name" }, name),
+      targetKey ? el("code", { class: "tool-target" }, clip(get(targetKey), 300)) : null),
+    before !== undefined || after !== undefined
+      ? el("pre", { class: "tool-diff" }, diff(before, "−", "del"), diff(after, "+", "ins")) : null,
+    rest.length ? el("details", { class: "tool-input" }, el("summary", {}, "input"),
+      el("pre", {}, clip(rest.map(([k, v]) => `${k}: ${v}`).join("\n"), 2000))) : null);
+}
+
+function turnBody(t) {
+  if (t.kind === "tool_call") return toolCall(t);
+  if (t.kind === "tool_output") {
+    return el("details", { class: "turn-text tool-output" },
+      el("summary", {}, `output${t.tool_name ? " of " + t.tool_name : ""}: ${clip(t.text.split("\n", 1)[0], 120)}`),
+      el("pre", {}, clip(t.text, 2000)));
+  }
+  return el("div", { class: "turn-text" }, clip(t.text, 1200));
+}
+
 async function openTurns(s) {
   const drawer = $("#drawer");
   drawer.hidden = false;
@@ -194,9 +241,12 @@ async function openTurns(s) {
     $("#drawer-turns").replaceChildren(...data.turns.map((t) =>
       el("li", { class: `turn ${t.role} ${t.seq === s.seq ? "cited" : ""}` },
         el("div", { class: "turn-head" }, el("strong", {}, t.name || t.role), el("span", { class: "time" }, when(t.ts))),
-        el("div", { class: "turn-text" }, t.text.length > 1200 ? t.text.slice(0, 1200) + "…" : t.text))));
+        turnBody(t))));
     const cited = $("#drawer-turns .cited");
-    if (cited) cited.scrollIntoView({ block: "center" });
+    if (cited) {
+      cited.querySelectorAll("details").forEach((d) => (d.open = true));  // the cited words, unfolded
+      cited.scrollIntoView({ block: "center" });
+    }
   } catch (err) {
     $("#drawer-turns").replaceChildren(el("li", { class: "error" }, err.message));
   }

@@ -1,0 +1,89 @@
+"""Ready fast, then better: `vyre ingest --no-embed` (or a backlog over the limit) stores turns, search
+index and facts and answers at once from full-text search; the vectors are then built in the
+background by `vyre serve` (and the MCP server, and `vyre watch`), with a progress line and the time left."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+from tests.surfaces.conftest import start_http
+
+from vyre_memory import Memory
+from vyre_memory.surfaces.background import CatchUp, progress_line
+from vyre_memory.surfaces.cli import main
+from vyre_memory.surfaces.scopes import Gate
+
+DEMO = Path(__file__).resolve().parents[2] / "demo" / "projects"
+
+
+def fresh_home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('user_name = "Sam"\nembedder = "hash"\n', encoding="utf-8")
+    return home
+
+
+def ingest_without_vectors(home: Path) -> str:
+    done = CliRunner().invoke(main, ["ingest", "--no-embed", "-q", "--home", str(home), str(DEMO)])
+    assert done.exit_code == 0, done.output
+    return done.output
+
+
+def test_answers_come_at_once_from_search_and_facts_then_the_backlog_is_embedded(tmp_path: Path) -> None:
+    home = fresh_home(tmp_path)
+    said = ingest_without_vectors(home)
+    with Memory(home) as mem:
+        left = mem.pending()["embed"]
+        assert left > 0 and f"{left:,} passages left to embed: answers use full-text search and facts" in said
+        assert mem.answer("what's my wife's name").answer == "Your wife is Dani."  # facts: at once
+        work = mem.ask("which file had the refund bug")
+        assert not work.abstained and "app/billing/refunds.py" in (work.answer or "")  # full-text search
+        lines: list[str] = []
+        catch_up = CatchUp(Gate(mem), report=lines.append, every_s=0)
+        assert catch_up.once() == left
+        assert mem.pending() == {"index": False, "embed": 0, "derive": False}
+    assert lines[0].startswith(f"embedding [....................] 0 of {left:,} passages (0%)")
+    assert lines[-1].startswith(f"vectors ready: {left:,} passages embedded in ")
+
+
+def test_the_progress_line_has_a_bar_and_the_time_left() -> None:
+    assert progress_line(12_300, 100_000, 540.0) == (
+        "embedding [##..................] 12,300 of 100,000 passages (12%), about 9 min left; "
+        "meanwhile answers use full-text search"
+    )
+
+
+def test_vyre_serve_embeds_what_ingest_left_in_the_background(tmp_path: Path) -> None:
+    home = fresh_home(tmp_path)
+    ingest_without_vectors(home)
+    server = start_http(home)
+    try:
+
+        def left() -> int:
+            with Memory(home) as mem:
+                return int(mem.pending()["embed"])
+
+        deadline = time.monotonic() + 120  # a hang guard, not a measure
+        while left() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        with server.client() as c:
+            health = c.get("/v1/health").json()
+            asked = c.post("/v1/ask", json={"question": "which file had the refund bug"}).json()
+    finally:
+        server.stop()
+    assert left() == 0 and health["embedding"] is None
+    assert "vectors ready:" in server.log.read_text()
+    assert "app/billing/refunds.py" in asked["answer"]
+    stats = json.loads(CliRunner().invoke(main, ["stats", "--json", "--home", str(home)]).output)
+    assert stats["pending"] == {"index": False, "embed": 0, "derive": False}
+
+
+def test_vyre_ingest_embeds_a_small_backlog_itself(tmp_path: Path) -> None:
+    home = fresh_home(tmp_path)
+    done = CliRunner().invoke(main, ["ingest", "-q", "--home", str(home), str(DEMO)])
+    assert done.exit_code == 0 and "left to embed" not in done.output
+    with Memory(home) as mem:
+        assert mem.pending()["embed"] == 0
