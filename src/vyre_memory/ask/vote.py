@@ -11,10 +11,10 @@ them into the probability that the value is right; its coefficients are data (`c
 when that probability clears the answer type's threshold (never under 0.5); otherwise the caller abstains.
 
 Guarantees: a value is a candidate only where a passage naming it holds a third of the question's words (it is
-about what was asked); the answer is a span of its cited passage's sentence (or, for `day`, that passage's own date), and
-the quote is that sentence, so the answer is grounded by construction; a value the question itself holds is
-never an answer; the same passages give the same answer and confidence. Pure but for reading the calibration
-file once.
+about what was asked); the answer is a span of its cited passage's sentence (or, for `day`, that passage's own
+date), and the quote is that sentence, so the answer is grounded by construction; a value the question itself
+holds is never an answer; the same passages give the same answer and confidence. Pure but for reading the
+calibration file once.
 """
 
 from __future__ import annotations
