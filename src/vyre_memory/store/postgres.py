@@ -380,7 +380,7 @@ class PostgresStore(Store):
         distance = f"(v.vec::vector({dim}) <=> ?::vector({dim}))"
         order = f"{distance} + 0" if exact else distance  # `+ 0`: no index can order it, so the scan is exact
         sql = f"""SELECT id, 1 - d FROM (
-                    SELECT p.id, {distance} AS d FROM vectors v
+                    SELECT p.id, round(({distance})::numeric, 6) AS d FROM vectors v
                       JOIN passages p ON p.text_hash = v.text_hash JOIN sessions s ON s.id = p.session
                     WHERE v.model = ? AND v.dim = ? AND {where}{time_sql}
                     ORDER BY {order} LIMIT ?) n ORDER BY d, id"""
