@@ -88,7 +88,7 @@ def test_graph_edits_survive_a_derive(memory: Memory) -> None:
     memory.derive_graph()
     renamed = memory.entity("DQ")
     assert (renamed.id, renamed.name) == (person.id, "Danielle Q")
-    assert [(e.op, e.args.get("new")) for e in memory.store.graph_edits()][0] == ("rename", "Danielle Q")
+    assert next((e.op, e.args.get("new")) for e in memory.store.graph_edits()) == ("rename", "Danielle Q")
 
 
 def test_facts_and_graph_replace_whole_sets(make_store: Callable[..., Store]) -> None:
@@ -100,7 +100,9 @@ def test_facts_and_graph_replace_whole_sets(make_store: Callable[..., Store]) ->
     assert (store.facts_version(), store.derived_turn()) == (1, 8)
     assert [(f.id, f.object, f.sources) for f in store.facts(subject="USER")] == [("f1", "ines", (source,))]
     entity = Entity("e1", "person", "Ines", ("Nessa",), False, "current", source.ts, source.ts, 2)
-    edge = Edge("g1", "user", "sister", "e1", 0.9, "current", source.ts, "user", (EdgeSource("s1", 3, "u1", "q", None),))
+    edge = Edge(
+        "g1", "user", "sister", "e1", 0.9, "current", source.ts, "user", (EdgeSource("s1", 3, "u1", "q", None),)
+    )
     assert store.replace_graph([entity], [edge]) is True
     assert store.replace_graph([entity], [edge]) is False
     assert (store.graph_entities(), store.graph_edges(), store.graph_version()) == ([entity], [edge], 1)
