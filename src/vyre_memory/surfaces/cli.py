@@ -21,6 +21,7 @@ from ..contract import IngestReport
 from ..errors import VyreError
 from ..memory import Memory
 from . import running
+from .db_cli import db
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -921,3 +922,6 @@ def mcp_command(
         )
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+main.add_command(db)
