@@ -32,7 +32,7 @@ from ..contract import Scope, SearchHit
 from ..errors import StoreError
 from .passages import scope_sql
 from .pg_schema import KEYS, hnsw_index_sql, migrate
-from .sqlite import _TURN_COLUMNS, Store, _turn, default_host
+from .sqlite import _TURN_COLUMNS, BatchResult, SourceBatch, Store, _turn, default_host
 
 WRITE_LOCK = 0x7679_7265_0002  # pg_advisory_xact_lock key taken by every write transaction
 DERIVE_LOCK = 0x7679_7265_0003  # pg_advisory_lock key held while facts and the graph are derived
@@ -101,7 +101,7 @@ def _translate_sql(sql: str, has_params: bool) -> tuple[str, bool]:
 class _Cursor:
     """What the shared SQL reads from a cursor: rows, and the id of a row just inserted."""
 
-    def __init__(self, cursor: Any, returning: bool) -> None:
+    def __init__(self, cursor: Any, returning: bool = False) -> None:
         self._cursor = cursor
         self.lastrowid: int | None = None
         if returning:
@@ -109,13 +109,20 @@ class _Cursor:
             self.lastrowid = int(row[0]) if row else None
 
     def fetchone(self) -> Any:
-        return self._cursor.fetchone()
+        return self._cursor.fetchone() if self._cursor is not None else None
 
     def fetchall(self) -> list[Any]:
-        return list(self._cursor.fetchall())
+        return list(self._cursor.fetchall()) if self._cursor is not None else []
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._cursor)
+        return iter(self._cursor) if self._cursor is not None else iter(())
+
+
+# the shared ingest SQL asks, per record uuid, whether it is stored (sqlite._stored), and writes each
+# turn's uuids apart: over a network each is a round trip, so within one write transaction the uuids of
+# the whole batch are looked up at once and the new ones sent in one statement at its end
+_STORED_QUERY = "SELECT t.kind, t.text, t.message_id, t.session FROM record_uuids r"
+_UUID_INSERT = "INSERT INTO record_uuids (uuid, turn) VALUES (?, ?)"
 
 
 class _Connection:
@@ -123,15 +130,47 @@ class _Connection:
 
     def __init__(self, pg: Any) -> None:
         self.pg = pg
+        self.batch_uuids: list[str] = []  # the record uuids a write_batches call is about to store
+        self._present: set[str] | None = None  # which of them the database holds (this transaction)
+        self._pending: list[tuple[str, int]] = []  # record uuids written, not yet sent
+
+    def begin(self) -> None:
+        self._present, self._pending = None, []
+
+    def flush(self) -> None:
+        if self._pending:
+            uuids, turns = zip(*self._pending)
+            self._pending = []
+            self.pg.execute(
+                "INSERT INTO record_uuids (uuid, turn) SELECT * FROM unnest(%s::text[], %s::bigint[])",
+                (list(uuids), list(turns)),
+            )
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> _Cursor:
+        if sql.startswith(_STORED_QUERY) and params and self.batch_uuids:
+            if self._present is None:
+                rows = self.pg.execute(
+                    "SELECT DISTINCT uuid FROM record_uuids WHERE uuid = ANY(%s)", (self.batch_uuids,)
+                ).fetchall()
+                self._present = {r[0] for r in rows}
+            if params[0] not in self._present:
+                return _Cursor(None)
+        if "record_uuids" in sql:
+            self.flush()
         text, returning = _translate_sql(sql, params is not None)
         return _Cursor(self.pg.execute(text, params), returning)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        text, _ = _translate_sql(sql, True)
         rows = list(rows)
-        if rows:
+        if sql == _UUID_INSERT:
+            self._pending.extend((str(u), int(t)) for u, t in rows)
+            if self._present is not None:
+                self._present.update(str(u) for u, _ in rows)
+            return
+        text, _ = _translate_sql(sql, True)
+        if len(rows) == 1:
+            self.pg.execute(text, rows[0])
+        elif rows:
             with self.pg.cursor() as cur:
                 cur.executemany(text, rows)
 
@@ -187,7 +226,7 @@ class PostgresStore(Store):
             pg.close()
             raise
         pg.row_factory = _row_factory
-        self.conn = _Connection(pg)  # type: ignore[assignment]
+        self.conn: _Connection = _Connection(pg)  # type: ignore[assignment]
 
     def _error(self, exc: Exception) -> StoreError:
         return StoreError(f"database error in {describe_url(self.url)}: {str(exc).strip()}")
@@ -201,19 +240,21 @@ class PostgresStore(Store):
         if self.readonly:
             raise StoreError(f"the database {describe_url(self.url)} was opened read-only; nothing was written")
         psycopg = _psycopg()
-        pg = self.conn.pg  # type: ignore[attr-defined]
+        pg = self.conn.pg
         with self._lock:
             try:
                 with pg.transaction():
                     pg.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                    self.conn.begin()
                     yield self.conn
+                    self.conn.flush()
             except psycopg.Error as exc:
                 raise self._error(exc) from exc
 
     @contextmanager
     def _reading(self) -> Iterator[Any]:
         """A read-only transaction (for settings that last one query)."""
-        pg = self.conn.pg  # type: ignore[attr-defined]
+        pg = self.conn.pg
         with self._lock, pg.transaction():
             yield pg
 
@@ -224,7 +265,7 @@ class PostgresStore(Store):
 
     @contextmanager
     def _session_lock(self, key: int) -> Iterator[None]:
-        pg = self.conn.pg  # type: ignore[attr-defined]
+        pg = self.conn.pg
         pg.execute("SELECT pg_advisory_lock(%s)", (key,))
         try:
             yield
@@ -233,6 +274,13 @@ class PostgresStore(Store):
 
     def database_bytes(self) -> int:
         return int(self.conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
+
+    def write_batches(self, batches: Sequence[SourceBatch]) -> BatchResult:
+        self.conn.batch_uuids = [u for b in batches for s in b.batch.sessions for t in s.turns for u in t.uuids]
+        try:
+            return super().write_batches(batches)
+        finally:
+            self.conn.batch_uuids = []
 
     # -- reading ----------------------------------------------------------------------------------
     def search(self, query: str, *, project_cwds: Sequence[str] | None = None, limit: int = 20) -> list[SearchHit]:
