@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import StoreError
-from .pg_schema import KEYS, TABLES, hnsw_index_sql
+from .pg_schema import KEYS, TABLES
 from .sqlite import Store
 
 # what the checksums cover: the person's history, what was read from it, and the person's own edits
@@ -58,9 +58,6 @@ def import_rows(store: Store, table: str, rows: Iterable[tuple[Any, ...]]) -> in
                 rows,
             )
             return len(rows)
-        if store.searches_in_database:
-            for dim in {r[2] for r in rows} if table == "vectors" else ():
-                c.execute(hnsw_index_sql(dim))
         for start in range(0, len(rows), 5000):
             c.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows[start : start + 5000])
         if store.searches_in_database and "id" in columns and table in ("turns", "passages", "graph_edits"):

@@ -205,6 +205,7 @@ class PostgresStore(Store):
         self.host = host or default_host()
         self._df: dict[str, int] = {}
         self._df_version = -1
+        self._indexed: set[int] = set()
         self._lock = threading.RLock()
         try:
             pg = psycopg.connect(url, autocommit=True, cursor_factory=psycopg.ClientCursor, connect_timeout=15)
@@ -272,6 +273,10 @@ class PostgresStore(Store):
         finally:
             pg.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
+    @property
+    def location(self) -> str:
+        return describe_url(self.url)
+
     def database_bytes(self) -> int:
         return int(self.conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
 
@@ -304,16 +309,21 @@ class PostgresStore(Store):
 
     # -- passages: what SQLite spells its own way -------------------------------------------------
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]], *, through_id: int = 0) -> None:
-        """Store vectors and move the model's high-water mark to `through_id`, in one transaction; the
-        HNSW index of a dimension is made with its first vector."""
-        dims = {len(v) for _, v in items}
+        """Store vectors (copied in, then upserted) and move the model's high-water mark to `through_id`, in
+        one transaction. The HNSW index of a dimension is built by the first search that needs it: built once
+        over many rows, it costs a fraction of growing it row by row through a first large ingest."""
         with self.transaction() as c:
-            for dim in dims:
-                c.pg.execute(hnsw_index_sql(dim))
-            c.executemany(
-                """INSERT INTO vectors (text_hash, model, dim, vec) VALUES (?, ?, ?, ?)
-                   ON CONFLICT (text_hash, model) DO UPDATE SET dim = EXCLUDED.dim, vec = EXCLUDED.vec""",
-                [(h, model, len(v), np.asarray(v, dtype=np.float32)) for h, v in items],
+            c.pg.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS vectors_in (text_hash text, model text, dim int, vec vector) "
+                "ON COMMIT DELETE ROWS"
+            )
+            with c.pg.cursor() as cur, cur.copy("COPY vectors_in (text_hash, model, dim, vec) FROM STDIN") as copy:
+                for h, v in items:
+                    copy.write_row((h, model, len(v), np.asarray(v, dtype=np.float32)))
+            c.pg.execute(
+                """INSERT INTO vectors (text_hash, model, dim, vec) SELECT DISTINCT ON (text_hash, model) *
+                   FROM vectors_in ORDER BY text_hash, model
+                   ON CONFLICT (text_hash, model) DO UPDATE SET dim = EXCLUDED.dim, vec = EXCLUDED.vec"""
             )
             if through_id:
                 c.execute(
@@ -422,6 +432,7 @@ class PostgresStore(Store):
         filters); a project or agent scope, or a window, is scored exactly over its own rows."""
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         dim = len(q)
+        self.vector_index(dim)
         where, params = scope_sql(scope)
         time_sql = _window(since, until, params)
         exact = scope.folders() is not None or since is not None
@@ -438,6 +449,14 @@ class PostgresStore(Store):
             pg.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
             rows = self.conn.execute(sql, args).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
+
+    def vector_index(self, dim: int) -> None:
+        """Build the HNSW index over vectors of `dim` if it is not there (once per process and dimension)."""
+        if dim in self._indexed:
+            return
+        with self.transaction() as c:
+            c.pg.execute(hnsw_index_sql(dim))
+        self._indexed.add(dim)
 
     def id_range(self, since: str | None, until: str | None) -> tuple[int, int]:
         """(first, last) id of the passages with a time in [since, until); (1, 0) if none."""

@@ -478,6 +478,11 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
         """SQLite keeps no vector index: the retriever ranks vectors in memory (ask/retrieve.py VectorCache)."""
         raise StoreError("the SQLite store does not rank vectors; the retriever's in-memory index does")
 
+    @property
+    def location(self) -> str:
+        """Where the data is, for people to read (a PostgreSQL URL without its password)."""
+        return str(self.path)
+
     def database_bytes(self) -> int:
         return self.path.stat().st_size if self.path.exists() else 0
 

@@ -273,7 +273,7 @@ def stats(as_json: bool, home: Path | None) -> None:
         if as_json:
             _echo_json(_stats_json(data))
             return
-        click.echo(f"database   {mem.config.db_path} ({data['database_bytes'] / 1e6:.1f} MB)")
+        click.echo(f"database   {mem.store.location} ({data['database_bytes'] / 1e6:.1f} MB)")
         click.echo(f"sessions   {data['sessions']['total']:,}: {_counts(data['sessions']['by_kind'])}")
         click.echo(f"turns      {data['turns']['total']:,}: {_counts(data['turns']['by_kind'])}")
         click.echo(f"by role    {_counts(data['turns']['by_role'])}")
@@ -443,7 +443,7 @@ def doctor(home: Path | None) -> None:
         stats = mem.stats()
         click.echo(f"home        {mem.config.home}")
         click.echo(
-            f"database    {mem.config.db_path} ({stats['sessions']['total']} sessions, "
+            f"database    {mem.store.location} ({stats['sessions']['total']} sessions, "
             f"{stats['turns']['total']:,} turns)"
         )
         embedder = mem.embedder
