@@ -235,8 +235,8 @@ def query_phase(home: Path, qs: list[tuple[str, list[str] | None]], results: dic
         count = mem.store.passage_count()
         version = mem.store.vectors_version()
         in_database = mem.store.searches_in_database  # PostgreSQL: no index or directory in this process
-        phase(results, "index_build", lambda: in_database or mem.retriever.vectors.get(mem.store, emb.name, emb.dim,
-                                                                                        version))
+        phase(results, "index_build", lambda: mem.store.vector_index(emb.dim) if in_database  # type: ignore
+              else mem.retriever.vectors.get(mem.store, emb.name, emb.dim, version))
         # the other per-process load: where every passage sits (scope and time filters)
         phase(results, "directory", lambda: in_database or mem.retriever.directory.refresh(mem.store))
         index = mem.retriever.vectors.index

@@ -456,6 +456,7 @@ class PostgresStore(Store):
             return
         with self.transaction() as c:
             c.pg.execute(hnsw_index_sql(dim))
+        self.conn.pg.execute("ANALYZE vectors")  # so the planner walks the index, not the rows, after a big load
         self._indexed.add(dim)
 
     def id_range(self, since: str | None, until: str | None) -> tuple[int, int]:
