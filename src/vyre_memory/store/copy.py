@@ -90,7 +90,7 @@ def copy_store(src: Store, dst: Store, progress: Callable[[str, int], None] | No
     """Copy everything in `src` into the empty `dst`, then check both hold the same rows."""
     held = dst.stats()["sessions"]["total"]
     if held:
-        raise StoreError(f"{dst.path} already holds {held} sessions; copy into a new, empty database")
+        raise StoreError(f"{dst.location} already holds {held} sessions; copy into a new, empty database")
     rows: dict[str, int] = {}
     for table in TABLES:
         rows[table] = import_rows(dst, table, export_rows(src, table))
@@ -99,5 +99,5 @@ def copy_store(src: Store, dst: Store, progress: Callable[[str, int], None] | No
     before, after = checksums(src), checksums(dst)
     differ = [t for t in TABLES if before[t] != after[t]]
     if differ:
-        raise StoreError(f"the copy differs from {src.path} in {', '.join(differ)}; do not use {dst.path}")
+        raise StoreError(f"the copy differs from {src.location} in {', '.join(differ)}; do not use {dst.location}")
     return CopyReport(rows=rows, checksums={t: after[t] for t in CHECKED})

@@ -133,6 +133,7 @@ class _Connection:
         self.batch_uuids: list[str] = []  # the record uuids a write_batches call is about to store
         self._present: set[str] | None = None  # which of them the database holds (this transaction)
         self._pending: list[tuple[str, int]] = []  # record uuids written, not yet sent
+        self._asked: set[str] = set()
 
     def begin(self) -> None:
         self._present, self._pending = None, []
@@ -152,13 +153,16 @@ class _Connection:
                 rows = self.pg.execute(
                     "SELECT DISTINCT uuid FROM record_uuids WHERE uuid = ANY(%s)", (self.batch_uuids,)
                 ).fetchall()
-                self._present = {r[0] for r in rows}
-            if params[0] not in self._present:
+                self._present, self._asked = {r[0] for r in rows}, set(self.batch_uuids)
+            if params[0] not in self._present and params[0] in self._asked:
                 return _Cursor(None)
         if "record_uuids" in sql:
             self.flush()
         text, returning = _translate_sql(sql, params is not None)
-        return _Cursor(self.pg.execute(text, params), returning)
+        try:
+            return _Cursor(self.pg.execute(text, params), returning)
+        except _psycopg().Error as exc:
+            raise StoreError(f"database error: {str(exc).strip()}; check the database is reachable and retry") from exc
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = list(rows)
