@@ -7,6 +7,9 @@ config.toml (every key optional):
     transcripts = ["~/.claude/projects"]
     builds_memory_folders = []         # sessions in these folders are about building memory
     embedder = "minilm"                # minilm | openai | hash | none (env VYRE_EMBEDDER wins)
+    database = "postgresql://me@db.example/vyre"   # a shared PostgreSQL (env VYRE_DATABASE_URL wins);
+                                       # default: memory.db in VYRE_HOME
+    host = "laptop"                    # the machine name sessions are kept under (env VYRE_HOST wins)
     [models]                           # per purpose: rerank, answer, verify, reader
     answer = "claude-cli"
 """
@@ -41,11 +44,18 @@ class Config:
     builds_memory_folders: tuple[str, ...] = ()
     embedder: str | None = None
     models: Mapping[str, Any] = field(default_factory=dict)
+    database: str | None = None
+    host: str | None = None
     raw: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def db_path(self) -> Path:
         return self.home / "memory.db"
+
+    @property
+    def database_location(self) -> str:
+        """Where the store is: a postgresql:// URL or the SQLite file's path."""
+        return self.database or str(self.db_path)
 
     @classmethod
     def load(cls, home: Path | str | None = None, **overrides: Any) -> Config:
@@ -63,6 +73,8 @@ class Config:
             "builds_memory_folders": tuple(_str_list(raw, "builds_memory_folders", path)),
             "embedder": os.environ.get("VYRE_EMBEDDER") or raw.get("embedder"),
             "models": raw.get("models", {}),
+            "database": os.environ.get("VYRE_DATABASE_URL") or raw.get("database"),
+            "host": os.environ.get("VYRE_HOST") or raw.get("host"),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(home=root, raw=raw, **values)

@@ -34,6 +34,7 @@ class SessionInfo:
     agent_id: str | None = None
     agent_type: str | None = None
     spawn_tool_use_id: str | None = None
+    host: str | None = None  # the machine it was ingested on
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

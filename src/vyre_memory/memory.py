@@ -29,7 +29,7 @@ from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_
 from .read.asides import withhold_personal
 from .read.derive import DeriveReport, derive_facts
 from .read.graph import USER_ID, GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
-from .store.sqlite import Store
+from .store.open import open_store
 
 _UNSET: Any = object()
 
@@ -37,7 +37,7 @@ _UNSET: Any = object()
 class Memory:
     def __init__(self, home: Path | str | None = None, *, config: Config | None = None, **overrides: Any) -> None:
         self.config = config or Config.load(home, **overrides)
-        self.store = Store(self.config.db_path)
+        self.store = open_store(self.config.database_location, host=self.config.host)
         self._embedder: Any = _UNSET
         self.embedder_reason = ""
         self._retriever: Retriever | None = None
@@ -110,7 +110,8 @@ class Memory:
             return 0
         # short batches: others wait at most one batch, and a progress bar moves every few seconds
         vectors = embed_passages(self.store, embedder, progress, call=call, batch=EMBED_BATCH, stop=stop)
-        if vectors and not self.store.readonly:  # a large index is kept in a file
+        searched_in_database = self.store.searches_in_database  # PostgreSQL keeps its own vector index
+        if vectors and not self.store.readonly and not searched_in_database:  # a large index is kept in a file
             run = call or (lambda fn, *args: fn(*args))
             run(self.retriever.vectors.save, self.store, embedder.name, embedder.dim)
         return vectors
@@ -120,6 +121,10 @@ class Memory:
         index and a local embedding model (seconds on a history of a million turns; servers call it as
         they start). A remote embedder is never called unasked."""
         retriever = self.retriever
+        if self.store.searches_in_database:  # PostgreSQL holds the indexes; only the embedder is loaded
+            if isinstance(self.embedder, MiniLMEmbedder):
+                self.embedder.embed(["warm"])
+            return
         retriever.directory.refresh(self.store)
         embedder = self.embedder
         if embedder is not None and not isinstance(embedder, OpenAIEmbedder):  # its dim may need a call
@@ -255,6 +260,10 @@ class Memory:
 
         Ids stay the same; an incremental derive reads only new turns and gives the same facts as a full one.
         """
+        with self.store.derive_lock():  # several machines sharing one database derive one at a time
+            return self._derive(incremental)
+
+    def _derive(self, incremental: bool) -> DeriveReport:
         corpus = self.store.corpus_version()
         backend = self.backend("reader") if self._reader_chosen() else None
         if backend is not None:  # optional: the model reads trusted turns too, each text once per prompt version

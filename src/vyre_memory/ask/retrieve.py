@@ -228,7 +228,11 @@ class Retriever:
             pool: dict[str, list[tuple[int, float]]] = {}  # one search of the index serves both dense lists
             query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
             query = self.embedder.embed([query_text])[0]
-            cache = self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.vectors_version())
+            cache = (
+                None  # the database searches its own vector index
+                if self.store.searches_in_database
+                else self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.vectors_version())
+            )
             lists.append(
                 (
                     cfg.dense_weight * outside,
@@ -361,7 +365,7 @@ class Retriever:
 
     def _dense(
         self,
-        cache: VectorCache,
+        cache: VectorCache | None,
         query: np.ndarray,
         scope: Scope,
         until: str,
@@ -374,6 +378,9 @@ class Retriever:
         answers from (its own threads, turns outside the time). A short window scores exactly the
         passages inside it; otherwise `pool` keeps the first search's nearest passages for the next list
         of the same question, so the lists with and without a time window cost one scan of the index."""
+        if cache is None:  # PostgreSQL: nearest passages under the scope and window, inside the database
+            assert self.embedder is not None
+            return self.store.nearest(self.embedder.name, query, scope, k, since=since, until=until)
         places = self.directory.refresh(self.store)
         if since is not None and _days_between(since, until) <= 31:
             return cache.search(query, places.ids_in(self.store, scope, since=since, until=until), k)
@@ -433,6 +440,8 @@ class Retriever:
         left out first, and when even the rarest is that common only its latest matches (by passage id,
         which follows ingest order) are ranked; for a project scope, the latest within the span of that
         project's own passages. Small indexes never reach the budget."""
+        if self.store.searches_in_database:  # PostgreSQL ranks, bounds and filters its matches itself
+            return self.store.full_text(words, scope, limit=limit, since=since, until=until)
         total = self.store.passage_count()
         first, last = 0, total
         if since is not None:

@@ -149,7 +149,7 @@ class FactStore:
 
     # -- reading ----------------------------------------------------------------------------------
     def facts(self, *, subject: str | None = None, relation: str | None = None) -> list[Fact]:
-        sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE 1"
+        sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE 1=1"
         params: list[object] = []
         if subject is not None:
             sql += " AND subject = ?"

@@ -239,6 +239,30 @@ MIGRATIONS: list[str] = [
     """
     INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
     """,
+    # 7: the machine each session was ingested on, and read positions kept per machine (one database may be
+    # shared by several machines whose transcripts have the same paths); positions from before are claimed
+    # by the first machine that opens the file (Store.__init__)
+    """
+    ALTER TABLE sessions ADD COLUMN host TEXT;
+    CREATE TABLE sources_by_host (
+        host TEXT NOT NULL DEFAULT '',
+        path TEXT NOT NULL,
+        format TEXT NOT NULL,
+        offset INTEGER NOT NULL DEFAULT 0,
+        line INTEGER NOT NULL DEFAULT 0,
+        size INTEGER NOT NULL DEFAULT 0,
+        mtime REAL NOT NULL DEFAULT 0,
+        head TEXT,
+        session TEXT,
+        records INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT,
+        PRIMARY KEY (host, path)
+    );
+    INSERT INTO sources_by_host (host, path, format, offset, line, size, mtime, head, session, records, updated_at)
+        SELECT '', path, format, offset, line, size, mtime, head, session, records, updated_at FROM sources;
+    DROP TABLE sources;
+    ALTER TABLE sources_by_host RENAME TO sources;
+    """,
 ]
 
 

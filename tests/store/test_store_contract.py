@@ -1,0 +1,168 @@
+"""The store's contract, on SQLite and on PostgreSQL with pgvector: the same calls give the same rows.
+
+Each test gets a fresh store of each engine (`database` in conftest.py); the demo history in
+demo/projects (three Claude Code sessions in two projects) is the corpus where one is needed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vyre_memory import Memory
+from vyre_memory.contract import Edge, EdgeSource, Entity, FactSource, Scope
+from vyre_memory.errors import MigrationError
+from vyre_memory.store.facts import NewFact
+from vyre_memory.store.open import open_store
+from vyre_memory.store.sqlite import Store
+
+DEMO = Path(__file__).resolve().parents[2] / "demo" / "projects"
+SHOP_API = "/home/sam/code/shop-api"
+
+
+@pytest.fixture
+def memory(database: str, tmp_path: Path) -> Memory:
+    mem = Memory(tmp_path / "home", database=database, host="laptop", user_name="Sam")
+    mem.ingest([DEMO])
+    yield mem
+    mem.close()
+
+
+def test_ingest_keeps_sessions_turns_and_their_host(memory: Memory) -> None:
+    stats = memory.stats()
+    assert (stats["sessions"]["total"], stats["turns"]["total"]) == (3, 23)
+    assert {s.host for s in memory.sessions()} == {"laptop"}
+    assert memory.store.corpus_version() == 1
+
+
+def test_a_second_ingest_adds_nothing(memory: Memory) -> None:
+    before = memory.store.corpus_version()
+    report = memory.ingest([DEMO])
+    assert (report.new_turns, memory.stats()["turns"]["total"], memory.store.corpus_version()) == (0, 23, before)
+
+
+def test_scope_keeps_whole_folder_components(memory: Memory) -> None:
+    assert {s.cwd for s in memory.sessions(project_cwds=[SHOP_API])} == {SHOP_API}
+    assert memory.sessions(project_cwds=["/home/sam/code/shop"]) == []
+    assert memory.sessions(project_cwds=[]) == []
+
+
+def test_search_finds_words_only_inside_the_scope(memory: Memory) -> None:
+    everywhere = memory.search("refund")
+    assert everywhere and all("refund" in h.turn.text.lower() for h in everywhere)
+    assert memory.search("refund", project_cwds=["/home/sam/code/harlow-portal"]) == []
+
+
+@pytest.mark.parametrize("config", ["bm25", "dense", "hybrid"])
+def test_retrieval_never_leaves_the_scope(memory: Memory, config: str) -> None:
+    question = "which file had the refund bug"
+    everywhere = memory.retrieve(question, config=config)
+    assert any(p.cwd == SHOP_API for p in everywhere)
+    portal = memory.retrieve(question, project_cwds=["/home/sam/code/harlow-portal"], config=config)
+    assert portal and {p.cwd for p in portal} == {"/home/sam/code/harlow-portal"}
+    assert memory.retrieve(question, project_cwds=["/nowhere"], config=config) == []
+
+
+def test_the_answer_is_the_same_on_both_engines(memory: Memory) -> None:
+    top = memory.retrieve("which file had the refund bug", k=3)
+    assert any("app/billing/refunds.py" in p.text for p in top)
+    result = memory.ask("which file had the refund bug")  # with no model: told, or "Not sure." with what it saw
+    assert result.answer == "app/billing/refunds.py" or (result.abstained and result.known)
+    assert memory.ask("what's my wife's name").answer == "Your wife is Dani."
+
+
+def test_a_deleted_fact_stays_deleted_after_a_full_derive(memory: Memory) -> None:
+    wife = next(f for f in memory.facts() if f.relation == "wife")
+    assert memory.fact(wife.id[:8]).id == wife.id
+    memory.delete_fact(wife.id)
+    memory.derive()
+    assert [f for f in memory.facts() if f.relation == "wife"] == []
+
+
+def test_graph_edits_survive_a_derive(memory: Memory) -> None:
+    person = next(e for e in memory.graph() if e.kind == "person")
+    memory.rename_entity(person.name, "Danielle Q")
+    memory.add_alias("Danielle Q", "DQ")
+    memory.derive_graph()
+    renamed = memory.entity("DQ")
+    assert (renamed.id, renamed.name) == (person.id, "Danielle Q")
+    assert next((e.op, e.args.get("new")) for e in memory.store.graph_edits()) == ("rename", "Danielle Q")
+
+
+def test_facts_and_graph_replace_whole_sets(make_store: Callable[..., Store]) -> None:
+    store = make_store()
+    source = FactSource("s1", 3, 7, "u1", "my sister is Ines", "2026-01-02T10:00:00Z", 0.9, "typed")
+    fact = NewFact("f1", "user", "sister", "ines", 0.9, source.ts, source.ts, "current", (source,))
+    assert store.replace_facts([fact], derived_turn=7) is True
+    assert store.replace_facts([fact], derived_turn=8) is False  # the same set: no new version
+    assert (store.facts_version(), store.derived_turn()) == (1, 8)
+    assert [(f.id, f.object, f.sources) for f in store.facts(subject="USER")] == [("f1", "ines", (source,))]
+    entity = Entity("e1", "person", "Ines", ("Nessa",), False, "current", source.ts, source.ts, 2)
+    edge = Edge(
+        "g1", "user", "sister", "e1", 0.9, "current", source.ts, "user", (EdgeSource("s1", 3, "u1", "q", None),)
+    )
+    assert store.replace_graph([entity], [edge]) is True
+    assert store.replace_graph([entity], [edge]) is False
+    assert (store.graph_entities(), store.graph_edges(), store.graph_version()) == ([entity], [edge], 1)
+
+
+def test_model_reads_are_cached_by_text_and_prompt_version(make_store: Callable[..., Store]) -> None:
+    store = make_store()
+    store.put_read("h1", "v1", '{"facts": []}')
+    store.put_read("h1", "v1", '{"facts": [1]}')
+    store.put_read("h0", "v2", "{}")
+    assert store.get_read("h1", "v1") == '{"facts": [1]}' and store.get_read("h1", "v2") is None
+    assert list(store.iter_reads()) == [("h0", "v2", "{}"), ("h1", "v1", '{"facts": [1]}')]
+
+
+def test_vectors_round_trip_by_text_hash(memory: Memory) -> None:
+    store = memory.store
+    model = memory.embedder.name
+    ids, matrix = store.load_vectors(model, memory.embedder.dim)
+    assert len(ids) == store.passage_count() > 0 and matrix.shape == (len(ids), memory.embedder.dim)
+    assert store.embedded_through(model) == int(ids.max())
+    again = memory.embedder.embed([store.passages_by_id([int(ids[0])])[int(ids[0])].text])
+    assert again.shape == (1, memory.embedder.dim)
+
+
+def test_read_positions_are_kept_per_machine(database: str, make_store: Callable[..., Store], tmp_path: Path) -> None:
+    laptop = Memory(tmp_path / "a", database=database, host="laptop")
+    laptop.ingest([DEMO])
+    desktop = make_store(host="desktop")
+    path = next(iter(DEMO.glob("*/*.jsonl")))
+    assert laptop.store.source_state(str(path)) is not None
+    assert desktop.source_state(str(path)) is None
+    laptop.close()
+
+
+def test_a_newer_schema_is_refused(database: str, make_store: Callable[..., Store]) -> None:
+    make_store().close()
+    if database.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute("UPDATE vyre_schema SET version = 99")
+    else:
+        with sqlite3.connect(database) as conn:
+            conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(MigrationError, match="newer than this vyre-memory"):
+        open_store(database)
+
+
+def test_nearest_passages_match_an_exact_scan_postgres(pg_server: object, tmp_path: Path) -> None:
+    url = pg_server.create_database()  # type: ignore[attr-defined]
+    mem = Memory(tmp_path / "home", database=url, host="laptop")
+    mem.ingest([DEMO])
+    ids, matrix = mem.store.load_vectors(mem.embedder.name, mem.embedder.dim)
+    query = mem.embedder.embed(["refund webhook handler"])[0]
+    cosines = matrix @ query / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(query))
+    # ties (passages of one text) in id order, as the store breaks them; float32 against PostgreSQL's double
+    exact = sorted(zip(ids.tolist(), cosines.tolist()), key=lambda x: (-round(x[1], 5), x[0]))[:5]
+    found = mem.store.nearest(mem.embedder.name, query, Scope.of(None, None), 5)
+    assert [pid for pid, _ in found] == [pid for pid, _ in exact]
+    assert [round(s, 4) for _, s in found] == [round(float(c), 4) for c in np.sort(cosines)[::-1][:5]]
+    mem.close()
