@@ -122,6 +122,11 @@ def test_fact_from_letter_in_any_language_is_never_stored(letter: str) -> None:
     assert _facts(letter) == set()
 
 
+def test_fact_from_email_with_headers_in_another_language_is_never_stored() -> None:
+    email = "Von: oskar@lind-bikes.example\n\nmy wife Petra grew up in Tallinn.\nthe shop opens at nine."
+    assert _facts(email) == set()
+
+
 def test_own_message_opening_with_a_long_clause_is_still_own() -> None:
     text = "so the deploy finally went through today, after three tries,\nmy wife petra grew up in tallinn\nok"
     assert ("user", "grew_up_in", "Tallinn") in _facts(text)

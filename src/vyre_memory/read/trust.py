@@ -53,7 +53,12 @@ class Sentence:
 # ---------------------------------------------------------------------------------------------
 # Line-level markers of material that is not the person's own words.
 
-_EMAIL_HEADER = re.compile(r"^\s*(from|to|cc|bcc|subject|date|sent|reply-to|od|do|temat)\s*:\s*\S", re.I)
+# An email header: an English field name, or any one-word field whose value holds an address ("Von: a@b.de").
+_EMAIL_HEADER = re.compile(
+    r"^\s*(?:(from|to|cc|bcc|subject|date|sent|reply-to)\s*:\s*\S|[^\W\d_]{2,12}\s*:\s*[^\n]{0,60}?"
+    r"[\w.+-]+@[\w-]+\.[\w.-]+)",
+    re.I,
+)
 _FORWARD = re.compile(r"^\s*(-{2,}\s*(forwarded|original) message|begin forwarded message|on .{3,80} wrote:)", re.I)
 _SALUTATION = re.compile(
     r"^\s*(hi|hey|hello|dear|hiya|morning|good morning|good afternoon|greetings)\b[^\n.?]{0,40}[,!]\s*$", re.I
