@@ -227,7 +227,7 @@ def _follow(via: tuple[str, ...], aggs: list[_Agg], start: str = "user") -> list
 
 
 def _same_person(value: str, name: str, aggs: list[_Agg]) -> bool:
-    """`value` names `name`: the same name, or the first name alone ("Owen" for "Owen Pratt") when the
+    """`value` names `name`: the same name, or the first name alone ("Tovah" for "Tovah Brennick") when the
     person never spoke of anyone else by that first name."""
     if _matches(value, name):
         return True

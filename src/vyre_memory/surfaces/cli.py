@@ -782,12 +782,12 @@ def graph(ctx: click.Context) -> None:
     \b
     Examples:
       vyre graph show
-      vyre graph show "Owen Pratt"
-      vyre graph rename "Owen Pratt" "Owen P."
+      vyre graph show "Tovah Brennick"
+      vyre graph rename "Tovah Brennick" "Tovah B."
       vyre graph merge harbor-api harbor
-      vyre graph alias add "Owen Pratt" "the reviewer"
+      vyre graph alias add "Tovah Brennick" "the reviewer"
       vyre graph pin Imogen
-      vyre graph delete "Grand Rapids"
+      vyre graph delete "Lake Placid"
     """
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
@@ -848,7 +848,7 @@ def graph_rename(old: str, new: str, home: Path | None) -> None:
 
     \b
     Example:
-      vyre graph rename "Owen Pratt" "Owen P."
+      vyre graph rename "Tovah Brennick" "Tovah B."
     """
     with _memory(home) as mem:
         e = mem.rename_entity(old, new)
@@ -877,8 +877,8 @@ def graph_alias() -> None:
 
     \b
     Examples:
-      vyre graph alias add "Owen Pratt" "the reviewer"
-      vyre graph alias remove "Owen Pratt" Owen
+      vyre graph alias add "Tovah Brennick" "the reviewer"
+      vyre graph alias remove "Tovah Brennick" Tovah
     """
 
 
@@ -898,7 +898,7 @@ def graph_alias_add(name: str, alias: str, home: Path | None) -> None:
 @click.argument("alias")
 @_home_option
 def graph_alias_remove(name: str, alias: str, home: Path | None) -> None:
-    """Remove ALIAS from the entity NAME (e.g. vyre graph alias remove "Owen Pratt" Owen)."""
+    """Remove ALIAS from the entity NAME (e.g. vyre graph alias remove "Tovah Brennick" Tovah)."""
     with _memory(home) as mem:
         e = mem.remove_alias(name, alias)
         click.echo(f"{e.name}: aliases {', '.join(e.aliases) or '(none)'}")
@@ -912,7 +912,7 @@ def graph_delete(name: str, home: Path | None) -> None:
 
     \b
     Example:
-      vyre graph delete "Grand Rapids"
+      vyre graph delete "Lake Placid"
     """
     with _memory(home) as mem:
         mem.delete_entity(name)
