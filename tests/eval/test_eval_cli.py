@@ -108,9 +108,10 @@ def test_record_wraps_the_selected_backend_without_a_second_recorder(tmp_path: P
     choice = ModelChoice("record")
     with choice.open("demo", config={"record_dir": "x"}, env=env, select=select) as chosen:
         assert chosen.fixtures_dir == tmp_path / "elsewhere"  # $VYRE_RECORD_DIR is where recordings go
-        assert all(isinstance(chosen.backends[p], RecordingBackend) for p in PURPOSES)
+        used = [p for p in PURPOSES if p != "reader"]  # the model reader only where [models.reader] chooses it
+        assert all(isinstance(chosen.backends[p], RecordingBackend) for p in used) and not chosen.backends["reader"]
         assert all("VYRE_RECORD_DIR" not in e for e in seen)  # select_backend must not wrap it again
-        assert all("recording to" in chosen.reasons[p] for p in PURPOSES)
+        assert all("recording to" in chosen.reasons[p] for p in used)
     assert oracle.closed
 
 
@@ -122,7 +123,8 @@ def test_replay_keys_like_the_configured_model_and_starts_the_misses_file_afresh
     with ModelChoice("replay", fixtures, misses).open("demo", config=config, env={}) as chosen:
         assert isinstance(chosen, EvalBackends) and chosen.misses_path == misses
         backends = {p: chosen.backends[p] for p in PURPOSES}
-        assert all(isinstance(b, ReplayBackend) for b in backends.values())
+        assert all(isinstance(b, ReplayBackend) for p, b in backends.items() if p != "reader")
+        assert backends["reader"] is None  # the model reader only where [models.reader] chooses it
         assert getattr(backends["answer"], "default_model", None) == "claude-opus-4-1"
         assert getattr(backends["rerank"], "default_model", None) == "claude-sonnet-4-5"
         assert chosen.counters()["misses"] == 0

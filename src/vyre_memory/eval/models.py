@@ -157,6 +157,14 @@ class EvalBackends:
         self.close()
 
 
+READER_OFF = "reader: rules only ([models.reader] not configured)"
+
+
+def _reader_configured(config: Mapping[str, Any]) -> bool:
+    """The model reader reads every trusted turn, so it runs only where the config chooses it (as in use)."""
+    return isinstance(config.get("reader"), Mapping)
+
+
 def _configured_model(purpose: str, config: Mapping[str, Any]) -> str:
     """The model a recording is keyed under when the request left it implicit (as select_backend's replay)."""
     table = config.get(purpose)
@@ -177,6 +185,9 @@ def _replay(fixtures: Path, misses: Path | None, config: Mapping[str, Any]) -> E
     backends: dict[str, ModelBackend | None] = {}
     reasons: dict[str, str] = {}
     for purpose in PURPOSES:
+        if purpose == "reader" and not _reader_configured(config):
+            backends[purpose], reasons[purpose] = None, READER_OFF
+            continue
         backends[purpose] = ReplayBackend(
             fixtures, misses, usage=usage, default_model=_configured_model(purpose, config)
         )
@@ -192,6 +203,9 @@ def _record(fixtures: Path, config: Mapping[str, Any], env: Mapping[str, str], s
     reasons: dict[str, str] = {}
     closables: list[ModelBackend] = []
     for purpose in PURPOSES:
+        if purpose == "reader" and not _reader_configured(config):
+            backends[purpose], reasons[purpose] = None, READER_OFF
+            continue
         inner, why = select(purpose, config, env)
         if inner is None or isinstance(inner, ReplayBackend) or getattr(inner, "name", "") == "replay":
             backends[purpose] = None
