@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, overload
+from urllib.parse import urlsplit
 
 from .ask.fast_path import FastPath
 from .ask.index import EMBED_BATCH, embed_passages, index_passages
@@ -20,7 +21,7 @@ from .ask.pipeline import Event, Pipeline
 from .ask.retrieve import Retriever
 from .config import Config, save_user_name
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
-from .errors import NotFoundError, ScopeError
+from .errors import NotFoundError, ScopeError, VyreError
 from .ingest.formats import SourceFormat, formats
 from .ingest.labels import is_within
 from .ingest.runner import IngestSettings, Progress, default_paths
@@ -419,6 +420,41 @@ class Memory:
         self._backends[purpose] = backend
         self.backend_reasons[purpose] = reason
 
+    def offsite(self) -> str | None:
+        """One line saying which model steps send passages of the history off this machine, and to what; None
+        when every step stays here (no model, a fake, a replay, or an OpenAI-compatible server on loopback)."""
+        where: dict[str, list[str]] = {}
+        for purpose in ("rerank", "answer", "verify", "reader"):
+            try:
+                backend = self.backend(purpose)
+            except VyreError:
+                continue
+            inner = getattr(backend, "inner", backend)  # a budget or recording wrapper
+            target = _offsite_target(inner)
+            if target is not None:
+                where.setdefault(target, []).append(purpose)
+        if not where:
+            return None
+        parts = "; ".join(f"{', '.join(p)} to {target}" for target, p in where.items())
+        return (
+            f"Model steps send passages of your history off this machine: {parts}. "
+            'To keep everything local, set [models] backend = "none" in config.toml.'
+        )
+
+    def model_notice(self) -> str | None:
+        """`offsite()` the first time it is true for this home (and after it changes), else None."""
+        line = self.offsite()
+        if line is None or self.store.readonly:
+            return None
+        mark = self.config.home / "offsite-notice"
+        try:
+            if mark.is_file() and mark.read_text(encoding="utf-8") == line:
+                return None
+            mark.write_text(line, encoding="utf-8")
+        except OSError:
+            pass
+        return line
+
     def backend_names(self) -> dict[str, str | None]:
         """Which backend instance serves each purpose (answers cached under one never serve another)."""
         return {
@@ -495,6 +531,20 @@ class Memory:
         from dataclasses import replace
 
         return replace(turn, name=self.config.user_name)
+
+
+def _offsite_target(backend: Any) -> str | None:
+    """Where a backend sends what it is given, when that is off this machine."""
+    name = str(getattr(backend, "name", ""))
+    if name == "claude-cli":
+        return "the `claude` CLI (Anthropic)"
+    if name == "anthropic":
+        return "the Anthropic API"
+    if name == "openai":
+        url = str(getattr(backend, "base_url", ""))
+        host = urlsplit(url).hostname or ""
+        return None if host in ("localhost", "::1") or host.startswith("127.") else f"the server at {url}"
+    return None
 
 
 def _scope(

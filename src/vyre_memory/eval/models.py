@@ -136,6 +136,10 @@ class EvalBackends:
             out["recordings_replayed"] = len(self.usage.used)
         return out
 
+    def stages(self) -> dict[str, dict[str, int]]:
+        """Per purpose: model calls asked for, and characters sent and returned (replay only)."""
+        return {k: dict(v) for k, v in sorted(self.usage.stages.items())} if self.usage is not None else {}
+
     def describe(self, reasons: Mapping[str, str] | None = None) -> dict[str, Any]:
         """For the report: the mode, the folders, and which backend served each purpose."""
         return {

@@ -26,6 +26,7 @@ from ..errors import ConfigError
 from ..memory import Memory
 from .datasets import Dataset, EvalQuestion, load
 from .metrics import evidence_recall, evidence_recall_chars, judge, mean, percentile, token_f1, trap_hit
+from .model_cost import delta, estimate
 from .models import ModelChoice
 
 RECALL_KS = (1, 5, 8, 10)
@@ -173,6 +174,7 @@ def run(
         mem.ingest(dataset.transcripts, format=dataset.format)
         for ablation, config, use_rerank in runs:
             backends.apply(mem, rerank=use_rerank)
+            before = backends.stages()
             results = []
             for i, q in enumerate(dataset.questions):
                 results.append(_one(mem, q, config, retrieval_only, repeat, asker))
@@ -183,6 +185,9 @@ def run(
             out = report(dataset, ablation, results, retrieval_only)
             out["retrieval_config"], out["rerank"], out["repeat"] = config, use_rerank, max(1, repeat)
             out["models"] = {**backends.describe(mem.backend_reasons), **backends.counters()}
+            if backends.usage is not None and not retrieval_only:  # what a real model would have been sent
+                asked = len(dataset.questions) * max(1, repeat)
+                out["model_path"] = estimate(delta(backends.stages(), before), asked)
             reports.append(out)
     return reports
 

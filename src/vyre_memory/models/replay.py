@@ -27,15 +27,24 @@ _MISSES_LOCK = threading.Lock()
 
 
 class FixtureUsage:
-    """The keys replayed so far; share one across ReplayBackends of a test session."""
+    """The keys replayed so far (share one across ReplayBackends of a test session), and per purpose how many
+    calls were asked for and how many characters went in and came out (what a real model would have read)."""
 
     def __init__(self) -> None:
         self._used: set[str] = set()
         self._lock = threading.Lock()
+        self.stages: dict[str, dict[str, int]] = {}
 
     def mark(self, key: str) -> None:
         with self._lock:
             self._used.add(key)
+
+    def count(self, req: ModelRequest, output: str | None) -> None:
+        with self._lock:
+            stage = self.stages.setdefault(req.purpose, {"calls": 0, "prompt_chars": 0, "output_chars": 0})
+            stage["calls"] += 1
+            stage["prompt_chars"] += len(req.system) + len(req.prompt)
+            stage["output_chars"] += len(output or "")
 
     @property
     def used(self) -> frozenset[str]:
@@ -126,10 +135,13 @@ class ReplayBackend:
                 key = request_key(req, backend)
                 path = fixture_path(self.fixtures_dir, key)
                 if path.is_file():
-                    return self._load(path, key)
+                    resp = self._load(path, key)
+                    self.usage.count(req, resp.text)
+                    return resp
             if self.backend_name is not None:
                 break
         key = self.key_for(req)
+        self.usage.count(req, None)
         if self.misses_path is not None:
             self._append_miss(key, req)
         raise ReplayMissError(

@@ -474,6 +474,9 @@ def ask(
                 raise click.ClickException(str(exc)) from exc
             return
     with _memory(home) as mem:
+        notice = mem.model_notice()  # the first time passages would leave the machine, say so
+        if notice:
+            click.echo(notice, err=True)
         asked = mem.ask(question, project_cwds=cwds, agent_projects=list(agent_projects) or None, now=when, stream=True)
         _show_answer((event.to_dict() for event in asked), stream=stream, as_json=as_json)
 
@@ -540,6 +543,7 @@ def doctor(home: Path | None) -> None:
                 click.echo(f"{purpose:11} {mem.backend_reasons.get(purpose, '')}")
             except VyreError as exc:
                 click.echo(f"{purpose:11} unusable: {exc}")
+        click.echo(f"offsite     {mem.offsite() or 'nothing: every step runs on this machine'}")
         sock = running.serving(mem.config.home)
         click.echo(
             f"server      {f'vyre serve on {sock} (vyre ask hands it questions)' if sock else 'none for this home'}"
