@@ -200,3 +200,21 @@ def test_own_words_do_not_agree(answer: str, cited: list[Passage], facts: list[t
     result = own_words_check("what's my wife's name", answer, cited, facts, user_name="Sam")
     assert not result.agrees
     assert result.reason.startswith("not in the person's own words")
+
+
+def test_a_changing_value_is_checked_against_the_newer_passages_read() -> None:
+    from vyre_memory.ask.pipeline import _later
+    from vyre_memory.ask.prompts import verify as verify_prompt
+    from vyre_memory.ask.understand import understand
+
+    old = replace(passage(1, "The reporting api runs on 3.2.0 since the March deploy."), ts="2026-03-02T10:00:00Z")
+    new = replace(passage(2, "Deployed the reporting api 3.4.1 to production."), ts="2026-06-10T10:00:00Z")
+    other = replace(passage(3, "Lunch order for the team."), ts="2026-07-01T10:00:00Z")
+    question = "what version is the reporting api on now"
+    later = _later(question, understand(question, NOW), [old], [old, new, other])
+    assert later == [new]  # newer and about the question; the unrelated newer passage is not shown
+    req = verify_prompt.request(question, "3.2.0", [old], timeout_s=0.7, later=later)
+    assert "Later passages about the same question" in req.prompt and "[2]" in req.prompt and "3.4.1" in req.prompt
+    model = FakeModel([verdict(False, "a later passage says 3.4.1")])
+    assert not verify(question, "3.2.0", [old], model, timeout_s=0.7, later=later).agrees
+    assert _later("why did the export fail", understand("why did the export fail", NOW), [old], [old, new]) == []

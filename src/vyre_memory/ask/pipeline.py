@@ -232,7 +232,10 @@ class Pipeline:
         if answer is not None and answer_backend is not None and verify_backend is not None:
             from .verify import needs_second_look, verify
 
-            if needs_second_look(u.qclass, answer):
+            # the newest value wins: a changing value (a job, a version, a decision) is checked against the newer
+            # passages about the question that were read, before it is told
+            later = _later(question, u, cite, passages)
+            if later or needs_second_look(u.qclass, answer):
                 v = verify(
                     question,
                     answer,
@@ -240,6 +243,7 @@ class Pipeline:
                     verify_backend,
                     timeout_s=BUDGETS_S["second_look"],
                     user_name=self.memory.config.user_name,
+                    later=later,
                 )
                 cost += v.cost_usd
                 if not v.agrees:
@@ -376,6 +380,30 @@ def _in_own_words(question: str, cite: Sequence[Passage], quote: str | None = No
     # the quote must be (part of) the person's own sentences, and every one it touches must be trusted
     holding = [s.text for p in cite for s in own_sentences(p.text) if q in _squash(s.text) or _squash(s.text) in q]
     return bool(holding) and all(_own_statement(s) for s in holding)
+
+
+# A question about something that changes: what is current, a version, a decision, a job, where someone lives.
+_CHANGING = re.compile(
+    r"\b(?:now|currently|current|these days|still|latest|newest|version|release|decide|decided|decision|use|using|"
+    r"job|work|works|working|role|title|employer|live|lives|living|rate|price|plan)\b"
+)
+LATER_MAX = 3
+
+
+def _later(question: str, u: Any, cite: Sequence[Passage], read: Sequence[Passage]) -> list[Passage]:
+    """The passages read that are newer than everything cited and about the question (a third of its words), for
+    a question whose answer can change over time; at most LATER_MAX, newest first."""
+    if not cite or not (u.wants_current or u.qclass in ("decision", "deploy") or _CHANGING.search(question.lower())):
+        return []
+    newest = max((p.ts or "" for p in cite), default="")
+    terms = content_words(question)
+    cited = {p.id for p in cite}
+    found = [
+        p
+        for p in read
+        if p.id not in cited and (p.ts or "") > newest and terms and overlap(p.text, terms) >= 1 / 3
+    ]
+    return sorted(found, key=lambda p: p.ts or "", reverse=True)[:LATER_MAX]
 
 
 KNOWN_CHARS = 240

@@ -82,8 +82,10 @@ def verify(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     model: str = "",
     user_name: str = "",
+    later: Sequence[Passage] = (),
 ) -> VerifyResult:
-    """Whether a strict reread of `cited` supports `answer`; anything short of a clear yes is a disagreement."""
+    """Whether a strict reread of `cited` supports `answer` (and, with `later`, whether a newer passage about the
+    question has changed it); anything short of a clear yes is a disagreement."""
     start = time.perf_counter()
 
     def done(agrees: bool, reason: str, cost: float = 0.0) -> VerifyResult:
@@ -93,7 +95,7 @@ def verify(
         return done(False, "no model for the second look")
     if not cited:
         return done(False, "nothing cited to verify")
-    req = prompt.request(question, answer, cited, timeout_s=timeout_s, model=model, user_name=user_name)
+    req = prompt.request(question, answer, cited, timeout_s=timeout_s, model=model, user_name=user_name, later=later)
     try:
         response = complete(backend, req)
     except ModelCallsForbidden:

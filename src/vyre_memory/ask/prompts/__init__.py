@@ -68,10 +68,11 @@ def speaker_label(p: Passage) -> str:
     return f"{label}, in a {session}" if session else label
 
 
-def render_passages(passages: Sequence[Passage], *, chars: int) -> str:
-    """Passages as the model sees them: `[n] header` then an excerpt of at most `chars` characters."""
+def render_passages(passages: Sequence[Passage], *, chars: int, start: int = 1) -> str:
+    """Passages as the model sees them: `[n] header` (n from `start`) then an excerpt of at most `chars`
+    characters."""
     blocks = []
-    for i, p in enumerate(passages, start=1):
+    for i, p in enumerate(passages, start=start):
         head = [speaker_label(p)]
         if date := passage_date(p.ts):
             head.append(date)
