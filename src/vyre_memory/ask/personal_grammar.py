@@ -648,11 +648,12 @@ def _query(owner: str, kin: list[_Head], wanted: str, pet_word: bool = False) ->
         else:
             via, last = via[:-1], via[-1]
         who = _whose(owner, via)
+        plural = wanted == "name" and kin[-1].plural  # "what are my kids' names": "Your kids: Pip and Fenna."
+        said = kin[-1].word if last == "pet" or plural else relation_phrase(last)
+        template = f"{who} {said}: {{value}}." if plural else f"{who} {said} is {{value}}."
         if last == "pet":
-            return PersonalQuery(
-                "pet", subject=owner, via=via, kind=pet_kind, template=f"{who} {kin[-1].word} is {{value}}."
-            )
-        return PersonalQuery(last, subject=owner, via=via, template=f"{who} {relation_phrase(last)} is {{value}}.")
+            return PersonalQuery("pet", subject=owner, via=via, kind=pet_kind, template=template)
+        return PersonalQuery(last, subject=owner, via=via, template=template)
     if wanted.startswith("pet:"):
         if via:
             return None
