@@ -435,3 +435,10 @@ def test_fast_path_answers_paraphrases_from_the_persons_own_words(tmp_path: Path
         assert street.abstained and street.answer is None
         other = mem.answer("where does wren's wife live")
         assert other.abstained and not any("Your wife" in k for k in other.known)
+
+
+def test_a_plural_question_names_everyone_in_the_group() -> None:
+    facts = [F("user", "son", "Pip", 0.6), F("user", "daughter", "Fenna", 0.6)]
+    assert _answer("what are my kids' names", facts) == "Your kids: Pip and Fenna."
+    facts = [F("user", "mother", "Ilse"), F("user", "father", "Kofi")]
+    assert _answer("what are my parents called", facts) == "Your parents: Ilse and Kofi."

@@ -355,6 +355,8 @@ def _possessor(p: _Parsed) -> bool:
     for i, tok in enumerate(t):
         if tok in _POSSESSIVES:
             p.owner, start = "user", i + 1
+        elif i == 0 and len(t) > 1 and t[1] == "'s" and _singular(tok) in KIN:
+            p.owner, start = "user", 0  # "wife's name?": the person's own, said short
         elif tok == "user" and i + 1 < len(t) and t[i + 1] == "'s":
             p.owner, start = "user", i + 2
             p.used.update(k for k in (i - 1,) if k >= 0 and t[k] == "the")
@@ -549,10 +551,13 @@ def _one_attribute(t: list[str], attr: list[str], chained: set[str], kin: bool, 
         have = (have - {"live"}) | {"lives_with"}
     if "pet" in have and any(a.startswith("pet:") for a in have):
         have.discard("pet")
-    if have == {"pet"} and named and not kin:
-        have = {"animal"}  # "what kind of pet is mango"
-    if named and not kin and len(have) == 1 and next(iter(have)).startswith("pet:") and _has(t, "kind", "of"):
-        have = {"breed"}  # "what kind of dog is rolo"
+    sort_of = _has(t, "kind", "of") or _has(t, "type", "of") or _has(t, "sort", "of")
+    if len(have) == 1 and next(iter(have)).startswith("pet:") and sort_of:
+        have = {"breed"}  # "what kind of dog is rolo", "what kind of dog do we have"
+    if have == {"pet"} and sort_of:
+        have = {"animal"}  # "what kind of pet do we have"
+    if "from" in t and have and have <= {"city", "area"}:
+        have = {"grew_up_in"}  # "what town is my wife from"
     if "animal" in have and any(a.startswith("pet:") for a in have):
         have = {a for a in have if not a.startswith("pet:")}
     if "breed" in have:
@@ -643,11 +648,12 @@ def _query(owner: str, kin: list[_Head], wanted: str, pet_word: bool = False) ->
         else:
             via, last = via[:-1], via[-1]
         who = _whose(owner, via)
+        plural = wanted == "name" and kin[-1].plural  # "what are my kids' names": "Your kids: Pip and Fenna."
+        said = kin[-1].word if last == "pet" or plural else relation_phrase(last)
+        template = f"{who} {said}: {{value}}." if plural else f"{who} {said} is {{value}}."
         if last == "pet":
-            return PersonalQuery(
-                "pet", subject=owner, via=via, kind=pet_kind, template=f"{who} {kin[-1].word} is {{value}}."
-            )
-        return PersonalQuery(last, subject=owner, via=via, template=f"{who} {relation_phrase(last)} is {{value}}.")
+            return PersonalQuery("pet", subject=owner, via=via, kind=pet_kind, template=template)
+        return PersonalQuery(last, subject=owner, via=via, template=template)
     if wanted.startswith("pet:"):
         if via:
             return None
@@ -657,7 +663,7 @@ def _query(owner: str, kin: list[_Head], wanted: str, pet_word: bool = False) ->
     if wanted == "pet":
         return None if via else PersonalQuery("pet", subject=owner, template=f"{_whose(owner, ())} pet is {{value}}.")
     if wanted in ("breed", "animal"):
-        if owner == "user" and not via and pet_word:
+        if owner == "user" and not via and (pet_word or wanted == "animal"):
             via = ("pet",)  # "what breed of dog do we have"
         if owner == "user" and via != ("pet",):
             return None
@@ -745,7 +751,7 @@ def _named_thing(p: _Parsed, heads: list[_Head], attrs: list[tuple[str, int]]) -
     if any(h.kind != "thing" for h in heads if h.value != "name") or len(things) > 2:
         return None
     thing = things[-1].value
-    if not all(i in p.used or tok in _QWORDS | _AUX | {"the"} for i, tok in enumerate(p.tokens)):
+    if not all(i in p.used or tok in _QWORDS | _AUX | _USER | {"the"} for i, tok in enumerate(p.tokens)):
         return None
     return PersonalQuery("called", subject=thing, template=f"Your {thing} is called {{value}}.")
 
