@@ -41,6 +41,7 @@ run: $(VENV)/.installed ## Install, ingest ~/.claude/projects (or the demo histo
 		$(BIN)/vyre ingest "$(TRANSCRIPTS)" && $(BIN)/vyre ask "$(Q)"; \
 	else \
 		echo "$$why: using the demo history in demo/projects (memory in $(DEMO_HOME))"; \
+		mkdir -p "$(DEMO_HOME)" && { [ -f "$(DEMO_HOME)/config.toml" ] || echo 'user_name = "Sam"' > "$(DEMO_HOME)/config.toml"; } && \
 		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ingest -q demo/projects && \
 		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ask "what's my wife's name" && \
 		VYRE_HOME="$(DEMO_HOME)" $(BIN)/vyre ask "$(DEMO_Q)"; \

@@ -34,4 +34,5 @@ def test_make_run_without_sessions_answers_from_the_demo_history(tmp_path: Path,
     lines = done.stdout.splitlines()
     assert lines[0] == f"{why}: using the demo history in demo/projects (memory in {tmp_path / 'demo-home'})"
     assert "Your wife is Dani." in lines and "app/billing/refunds.py" in lines
+    assert any(line.strip().startswith("[2026-09-14 09:06] Sam in ") for line in lines)  # the demo's person, named
     assert not (tmp_path / "h").exists()  # the person's own memory is left alone
