@@ -29,7 +29,7 @@ from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
 from .read.asides import withhold_personal
 from .read.derive import DeriveReport, derive_facts
-from .read.graph import USER_ID, GraphReport, derive_graph, edit_graph, expand, find_entity, load_graph
+from .read.graph import USER_ID, GraphReport, LoadedGraph, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.open import open_store
 
 _UNSET: Any = object()
@@ -45,6 +45,7 @@ class Memory:
         self._fast_path: FastPath | None = None
         self._pipeline: Pipeline | None = None
         self._entities: tuple[int, list[Entity]] | None = None
+        self._loaded_graph: tuple[int, LoadedGraph] | None = None
         self._backends: dict[str, Any] = {}
         self.backend_reasons: dict[str, str] = {}
 
@@ -521,8 +522,12 @@ class Memory:
         return resolve_aliases(self._entities[1], question) or question
 
     def expand(self, question: str) -> list[str]:
-        """Names and aliases to add to a search (for retrieval config `hybrid+graph`)."""
-        return expand(load_graph(self.store), question)
+        """Names and aliases to add to a search (retrieval config `hybrid`); the graph is read once per version."""
+        version = self.store.graph_version()
+        loaded = self._loaded_graph
+        if loaded is None or loaded[0] != version:
+            loaded = self._loaded_graph = (version, load_graph(self.store))
+        return expand(loaded[1], question)
 
     def _named(self, turn: Turn) -> Turn:
         """The person's own turns carry the person's name."""
