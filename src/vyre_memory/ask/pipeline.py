@@ -256,7 +256,7 @@ class Pipeline:
         if answer is not None and confidence >= bar:
             sources = tuple(p.source(quotes.get(p.id)) for p in cite)
             result = AskResult(
-                answer=answer,
+                answer=_VERSION_V.sub(r"\1", answer),  # a version told as its number: "2.47.0", not "v2.47.0"
                 confidence=round(confidence, 3),
                 abstained=False,
                 known=(),
@@ -388,6 +388,7 @@ _CHANGING = re.compile(
     r"job|work|works|working|role|title|employer|live|lives|living|rate|price|plan)\b"
 )
 LATER_MAX = 3
+_VERSION_V = re.compile(r"(?<![\w.])[vV](\d+\.\d+\.\d+)")
 
 
 def _later(question: str, u: Any, cite: Sequence[Passage], read: Sequence[Passage]) -> list[Passage]:

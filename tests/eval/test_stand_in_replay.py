@@ -1,0 +1,39 @@
+"""The path most users run, replayed: rerank, answer and verify requests on the open worlds, answered once by a
+stand-in model (`../shared/model-stand-in/`: it saw the requests only, never the questions' gold answers) and
+recorded in tests/fixtures/replay/<world>/. Every later change to prompts or retrieval shows here: a changed
+request is a miss (record it again the same way), a recording nothing asks for any more fails too.
+
+Retrieval is the one `vyre eval` uses (MiniLM vectors), so the requests are the recorded ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.conftest import WORLDS, need
+
+from vyre_memory.eval.models import ModelChoice
+from vyre_memory.eval.runner import run
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replay"
+# What the stand-in model path scored when recorded (README "With a model"); a change that lowers one fails.
+FLOORS = {"open": 0.88, "open2": 0.88}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("world", ["open", "open2"])
+def test_the_recorded_model_path_replays_with_no_misses(
+    world: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = need(WORLDS / world)
+    monkeypatch.setenv("VYRE_HOME", str(tmp_path / "home"))  # no config.toml: the defaults a user has
+    monkeypatch.delenv("VYRE_EMBEDDER", raising=False)  # the embedder the recordings were made with
+    misses = tmp_path / "misses.jsonl"
+    [report] = run(path, retrieval_only=False, models=ModelChoice("replay", FIXTURES / world, misses))
+    assert report["models"]["misses"] == 0, misses.read_text()[:2000]
+    recorded = len(list((FIXTURES / world).glob("*.json")))
+    assert report["models"]["recordings_replayed"] == recorded, "recordings nothing asks for any more: delete them"
+    assert report["rerank"] is True
+    assert report["confident_wrong"] == 0 and report["trap_hits"] == 0 and report["ungrounded"] == 0
+    assert report["accuracy"] >= FLOORS[world]
