@@ -37,6 +37,7 @@ from .sqlite import _TURN_COLUMNS, BatchResult, SourceBatch, Store, _turn, defau
 WRITE_LOCK = 0x7679_7265_0002  # pg_advisory_xact_lock key taken by every write transaction
 DERIVE_LOCK = 0x7679_7265_0003  # pg_advisory_lock key held while facts and the graph are derived
 TEXT_CONFIG = "english"
+POSTINGS_BUDGET = 5_000  # full-text matches ranked at most per search (ts_rank costs more per match than FTS5)
 
 
 def is_database_url(value: str | None) -> bool:
@@ -401,8 +402,22 @@ class PostgresStore(Store):
         if not words:
             return []
         total = max(1, self.passage_count())
-        idf = {w: _idf(self._word_count(w), total) for w in words}
+        version = self.corpus_version()
+        counts = {w: self._word_count(w, version) for w in words}
+        # ts_rank reads every match's tsvector: rank about POSTINGS_BUDGET matches at most, leaving the
+        # commonest words out first and, when even the rarest is that common, ranking its latest matches
+        chosen: list[str] = []
+        spent = 0
+        for w in sorted(words, key=lambda w: (counts[w], w)):
+            if chosen and spent + counts[w] > POSTINGS_BUDGET:
+                break
+            chosen.append(w)
+            spent += counts[w]
+        words = [w for w in words if w in chosen]
+        idf = {w: _idf(counts[w], total) for w in words}
         first, last = ids or (0, 1 << 62)
+        if spent > POSTINGS_BUDGET:
+            first = max(first, int(total - total * POSTINGS_BUDGET / spent))  # ids follow ingest order
         where, params = scope_sql(scope)
         time_sql = _window(since, until, params)
         rank = " + ".join(f"{idf[w]:.6f} * ts_rank(p.tsv, websearch_to_tsquery('{TEXT_CONFIG}', ?), 1)" for w in words)
@@ -413,8 +428,7 @@ class PostgresStore(Store):
         args = [*(_or_query([w]) for w in words), _or_query(words), first, last, *params, limit]
         return [(int(r[0]), float(r[1])) for r in self.conn.execute(sql, args).fetchall()]
 
-    def _word_count(self, word: str) -> int:
-        version = self.corpus_version()
+    def _word_count(self, word: str, version: int) -> int:
         if version != self._df_version:
             self._df, self._df_version = {}, version
         if word not in self._df:

@@ -141,12 +141,17 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
             self.conn.row_factory = sqlite3.Row
             if not self.readonly:
                 migrate(self.conn)
-                # read positions from before hosts were kept are this machine's
-                self.conn.execute("UPDATE sources SET host = ? WHERE host = ''", (self.host,))
+                self._claim_sources()
         except sqlite3.Error as exc:
             raise _translate(exc, self.path) from exc
         except OSError as exc:
             raise StoreError(f"cannot open {self.path}: {exc}; check VYRE_HOME is a writable folder") from exc
+
+    def _claim_sources(self) -> None:
+        """Read positions from before hosts were kept are this machine's (written only when there are some,
+        so opening a database on a read-only disk writes nothing)."""
+        if self.conn.execute("SELECT 1 FROM sources WHERE host = '' LIMIT 1").fetchone():
+            self.conn.execute("UPDATE sources SET host = ? WHERE host = ''", (self.host,))
 
     def _open_readonly(self) -> sqlite3.Connection:
         # immutable: a WAL database on read-only media has no -shm file to coordinate through
