@@ -107,8 +107,8 @@ class Server:
 
 
 def start_http(home: Path, *, host: str = "127.0.0.1", token: str | None = None) -> Server:
-    """`vyre serve` as a real process; returns once /v1/health answers and the memory is not busy loading
-    its indexes (health no longer waits for that, so a client that wants a warm server checks `busy`)."""
+    """`vyre serve` as a real process; returns once /v1/health answers and the indexes are loaded (health
+    never waits for that, so a client that wants a warm server checks `warming` and `busy`)."""
     port = free_port()
     log = home.parent / f"serve-{port}.log"
     proc = subprocess.Popen(
@@ -125,7 +125,7 @@ def start_http(home: Path, *, host: str = "127.0.0.1", token: str | None = None)
             raise AssertionError(f"vyre serve exited ({proc.returncode}): {log.read_text(errors='replace')}")
         try:
             health = httpx.get(f"{server.url}/v1/health", headers=headers, timeout=1)
-            if health.status_code == 200 and not health.json().get("busy"):
+            if health.status_code == 200 and not (health.json().get("busy") or health.json().get("warming")):
                 return server
         except httpx.HTTPError:
             pass
