@@ -783,9 +783,9 @@ def graph(ctx: click.Context) -> None:
       vyre graph show
       vyre graph show "Owen Pratt"
       vyre graph rename "Owen Pratt" "Owen P."
-      vyre graph merge ledgerline-api ledgerline
+      vyre graph merge payroll-api payroll
       vyre graph alias add "Owen Pratt" "the reviewer"
-      vyre graph pin Tamsin
+      vyre graph pin Ines
       vyre graph delete "Grand Rapids"
     """
     if ctx.invoked_subcommand is None:
@@ -927,7 +927,7 @@ def graph_pin(name: str, off: bool, home: Path | None) -> None:
 
     \b
     Example:
-      vyre graph pin Tamsin
+      vyre graph pin Ines
     """
     with _memory(home) as mem:
         e = mem.pin_entity(name, pinned=not off)
