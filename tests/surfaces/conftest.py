@@ -110,8 +110,8 @@ def start_http(
     home: Path, *, host: str = "127.0.0.1", token: str | None = None, env: dict[str, str] | None = None
 ) -> Server:
     """`vyre serve` as a real process (with `server_env(home)` unless `env` is given); returns once /v1/health
-    answers and the memory is not busy loading its indexes (health no longer waits for that, so a client that
-    wants a warm server checks `busy`)."""
+    answers and the indexes are loaded (health never waits for that, so a client that wants a warm server checks
+    `warming` and `busy`)."""
     port = free_port()
     log = home.parent / f"serve-{port}.log"
     proc = subprocess.Popen(
@@ -128,7 +128,7 @@ def start_http(
             raise AssertionError(f"vyre serve exited ({proc.returncode}): {log.read_text(errors='replace')}")
         try:
             health = httpx.get(f"{server.url}/v1/health", headers=headers, timeout=1)
-            if health.status_code == 200 and not health.json().get("busy"):
+            if health.status_code == 200 and not (health.json().get("busy") or health.json().get("warming")):
                 return server
         except httpx.HTTPError:
             pass

@@ -234,7 +234,7 @@ def is_name_token(token: str) -> bool:
 
 
 def display(value: str) -> str:
-    """Proper-case a value written in lowercase ("ines" -> "Ines", "cx-5" -> "CX-5"); keep mixed case."""
+    """Proper-case a value written in lowercase ("marisel" -> "Marisel", "gt-7" -> "GT-7"); keep mixed case."""
     out: list[str] = []
     for tok in value.split():
         if tok != tok.lower():

@@ -788,7 +788,7 @@ def graph(ctx: click.Context) -> None:
       vyre graph show
       vyre graph show "Tovah Brennick"
       vyre graph rename "Tovah Brennick" "Tovah B."
-      vyre graph merge harbor-api harbor
+      vyre graph merge quarry-api quarry
       vyre graph alias add "Tovah Brennick" "the reviewer"
       vyre graph pin Imogen
       vyre graph delete "Lake Placid"
@@ -891,7 +891,7 @@ def graph_alias() -> None:
 @click.argument("alias")
 @_home_option
 def graph_alias_add(name: str, alias: str, home: Path | None) -> None:
-    """Add ALIAS to the entity NAME (e.g. vyre graph alias add Ines "my wife")."""
+    """Add ALIAS to the entity NAME (e.g. vyre graph alias add Marisel "my wife")."""
     with _memory(home) as mem:
         e = mem.add_alias(name, alias)
         click.echo(f"{e.name}: aliases {', '.join(e.aliases)}")

@@ -160,6 +160,8 @@ class Gate:
         self.memory = memory
         self.lock = threading.RLock()
         self.counts: tuple[int | None, int | None] = (None, None)  # sessions and turns when last counted
+        self.warmed = threading.Event()  # clear while `warm` loads the indexes
+        self.warmed.set()
 
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         with self.lock:
@@ -207,7 +209,10 @@ class Gate:
                 self.call(self.memory.warm)
             except Exception as exc:  # the first question loads what it needs and reports errors
                 log.warning("could not load the indexes ahead of the first question: %s", exc)
+            finally:
+                self.warmed.set()
 
+        self.warmed.clear()
         thread = threading.Thread(target=load, name="vyre-warm", daemon=True)
         thread.start()
         return thread
@@ -391,7 +396,14 @@ class ScopedMemory:
         if stats is not None:
             self.gate.counts = (stats["sessions"]["total"], stats["turns"]["total"])
         sessions, turns = self.gate.counts
-        return {"status": "ok", "caller": self.caller.to_dict(), "sessions": sessions, "turns": turns, "busy": busy}
+        return {
+            "status": "ok",
+            "caller": self.caller.to_dict(),
+            "sessions": sessions,
+            "turns": turns,
+            "busy": busy,
+            "warming": not self.gate.warmed.is_set(),
+        }
 
 
 class BadRequest(VyreError):
