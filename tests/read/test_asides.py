@@ -67,6 +67,7 @@ def test_prose_loses_only_what_speaks_of_a_life() -> None:
         "when is the user's birthday",
         "what school do their kids go to",
         "is the user married",
+        "who does the user pick up at 5",
     ],
 )
 def test_questions_about_the_persons_life(question: str) -> None:

@@ -126,7 +126,8 @@ _PERSON_REF = re.compile(
 _LIFE_ASKED = re.compile(
     r"\b(?:live|lives|living|home|house|address|moved|move|born|birthday|age|old|married|visiting|visit|"
     r"vacation|holiday|weekend|school|pet|car|drive|drives|family|kids?|children|partner|name|called|hobby|"
-    r"hobbies|health|sick|feel|feeling|allergic)\b",
+    r"hobbies|health|sick|feel|feeling|allergic|pick(?:s|ing)? up|drop(?:s|ping)? off|babysit\w*|dinner|lunch|"
+    r"weekend|birthday|anniversary|vacation|trip)\b",
     re.I,
 )
 
