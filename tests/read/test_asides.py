@@ -84,6 +84,8 @@ def test_questions_about_the_persons_life(question: str) -> None:
         "who reviewed the payments PR",
         "why was the nightly export slow",
         "which field holds the user's birthday in the signup form",
+        "what did we ship before the weekend",
+        "what did we do on the trip to the datacenter",
     ],
 )
 def test_work_questions_are_not_personal(question: str) -> None:

@@ -92,7 +92,7 @@ _WORK_WORD = re.compile(
         "renamed,lint,linter,typecheck,compile,compiler,ci,pipeline,queue,queues,worker,workers,retry,retries,"
         "timeout,timeouts,log,logs,logging,crash,crashes,crashed,regression,feature,features,issue,issues,ticket,"
         "tickets,code,repo,repos,repository,script,scripts,service,services,prod,production,staging,rollback,"
-        "roll back,rolled back,invoice,invoices,customer,customers,users,dashboard,page,pages,button,component,"
+        "roll back,rolled back,ship,shipped,shipping,invoice,invoices,customer,customers,users,dashboard,page,pages,button,component,"
         "components,css,html,json,yaml,sql,docker,container,containers,cluster,library,package,packages,"
         "dependency,dependencies,version,versions,upgrade,patch,hotfix,benchmark,latency,cpu,export,exports,"
         "jobs,cron,backup,flag,flags,env,variable,variables,parameter,parameters,argument,arguments,field,fields,"
@@ -119,7 +119,7 @@ _NEUTRAL = frozenset(
 )
 _CLAUSE = re.compile(r",?\s+(?:so|because|cause|since|but)\s+|\s*;\s*|\s+[—–-]\s+|,\s+(?:and|then)\s+", re.I)
 _PERSON_REF = re.compile(
-    r"\b(?:i|me|my|mine|myself|i'm|i've|i'll|i'd|we|our|us|user|user's|person|person's|owner|developer|"
+    r"\b(?:i|me|my|mine|myself|i'm|i've|i'll|i'd|user|user's|person|person's|owner|developer|"
     r"they|them|their|he|him|his|she|her)\b",
     re.I,
 )
