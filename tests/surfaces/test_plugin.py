@@ -213,3 +213,16 @@ def test_without_vyre_on_path_the_hook_says_so_and_exits_0(tmp_path: Path) -> No
     done = run_hook(RECORDED.read_text(), tmp_path / "vyre-home", path="/usr/bin:/bin")
     assert done.returncode == 0
     assert done.stderr.startswith("vyre memory: 'vyre' is not on PATH, so this session was not ingested")
+
+
+def test_hooks_of_sessions_ending_together_can_all_create_a_new_home(tmp_path: Path) -> None:
+    """Several hook processes opening a memory that does not exist yet: each migrates it, none fails."""
+    code = "import sys\nfrom vyre_memory.store.sqlite import Store\nStore(sys.argv[1]).close()"
+    for round_no in range(5):
+        db = tmp_path / f"home-{round_no}" / "memory.db"
+        db.parent.mkdir()
+        procs = [
+            subprocess.Popen([sys.executable, "-c", code, str(db)], stderr=subprocess.PIPE, text=True) for _ in range(4)
+        ]
+        errors = [p.communicate(timeout=60)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0, 0], errors

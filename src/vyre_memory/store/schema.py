@@ -278,6 +278,9 @@ def migrate(conn: sqlite3.Connection) -> int:
         script = MIGRATIONS[version - 1]
         try:
             conn.execute("BEGIN IMMEDIATE")
+            if conn.execute("PRAGMA user_version").fetchone()[0] >= version:  # another process got here first
+                conn.execute("COMMIT")
+                continue
             for statement in _statements(script):
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {version}")
