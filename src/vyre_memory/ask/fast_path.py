@@ -43,6 +43,7 @@ from .personal_questions import (
     answer_personal,
     parse_personal_question,
 )
+from .text import parse_ts
 
 __all__ = ["FastPath", "iso_now"]
 
@@ -216,12 +217,10 @@ _DAY_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1}
 def _dated(m: FactMention) -> str:
     """A birthday said as a day word ("tomorrow's ines's birthday") is the day it names, from the turn's day."""
     offset = _DAY_OFFSETS.get(m.object.lower()) if m.relation == "birthday" else None
-    if offset is None or not m.ts:
+    said = parse_ts(m.ts) if offset is not None else None
+    if offset is None or said is None:
         return m.object
-    try:
-        when = datetime.fromisoformat(m.ts.replace("Z", "+00:00")) + timedelta(days=offset)
-    except ValueError:
-        return m.object
+    when = said + timedelta(days=offset)
     return f"{when:%B} {when.day}"
 
 

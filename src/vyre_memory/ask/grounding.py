@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from .datelang import english_names
+from .text import parse_ts
 
 __all__ = ["Evidence", "GroundingResult", "check", "claims", "names", "passage_evidence", "quote_for"]
 
@@ -367,10 +368,7 @@ def passage_evidence(text: str, *, name: str = "", ts: str | None = None, projec
     "yesterday"/"tomorrow" resolved against that date (so "deployed yesterday" on 2026-08-05 grounds "August 4")."""
     head = [part for part in (name, project) if part]
     if ts:
-        try:
-            when = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-        except ValueError:
-            when = None
+        when = parse_ts(ts)
         if when is not None:
             low = text.lower()
             days = sorted({d for word, d in _RELATIVE_DAYS if word in low} | {0})

@@ -17,11 +17,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import PurePosixPath
 
 from ..contract import META, TOOL_CALL, TOOL_OUTPUT, TYPED
 from ..store.passages import IndexTurn, NewPassage
+from .text import parse_ts
 
 PIECE_CHARS = 1200
 OVERLAP_CHARS = 200
@@ -38,13 +38,8 @@ def project_name(cwd: str | None) -> str:
 
 
 def date_words(ts: str | None) -> str:
-    if not ts:
-        return ""
-    try:
-        when = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return ""
-    return when.strftime("%Y-%m-%d %B %Y %A")
+    when = parse_ts(ts)
+    return when.strftime("%Y-%m-%d %B %Y %A") if when else ""
 
 
 def pieces(text: str, size: int = PIECE_CHARS, overlap: int = OVERLAP_CHARS) -> list[str]:

@@ -31,6 +31,7 @@ from .directory import PassageDirectory
 from .feedback import feedback_terms
 from .keys import RecordKeys, SessionKeys, tokens
 from .personal_questions import parse_personal_question
+from .text import STOP, parse_ts
 from .understand import Understanding, is_stop_word, understand
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
@@ -565,10 +566,7 @@ _ANSWER_SHAPES: dict[str, re.Pattern[str]] = {
 }
 
 
-_COMMON = frozenset(
-    "user the and for with from that this what who when where which how was were are has have had did does "
-    "not but you your our his her their its they them she him".split()
-)
+_COMMON = STOP | {"user"}  # words in a fact too common to match a question by
 
 
 def _spoken_by_named(row: PassageRow, question: str) -> bool:
@@ -608,21 +606,14 @@ def _name_pattern(name: str, any_case: bool) -> re.Pattern[str]:
 
 
 def _days_between(since: str, until: str) -> float:
-    try:
-        a = datetime.fromisoformat(since.replace("Z", "+00:00"))
-        b = datetime.fromisoformat(until.replace("Z", "+00:00"))
-    except ValueError:
-        return 1e9
-    return (b - a).total_seconds() / 86400
+    a, b = parse_ts(since), parse_ts(until)
+    return (b - a).total_seconds() / 86400 if a and b else 1e9
 
 
 def _freshness(ts: str | None, now: datetime) -> float:
     """1.0 for today, falling to 0 over a year; 0 when unknown or after `now`."""
-    if not ts:
-        return 0.0
-    try:
-        when = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
+    when = parse_ts(ts)
+    if when is None:
         return 0.0
     days = (now - when).total_seconds() / 86400
     if days < 0:

@@ -11,8 +11,8 @@ Guarantees:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 
+from vyre_memory.ask.text import parse_ts
 from vyre_memory.contract import Passage
 
 __all__ = ["excerpt", "passage_date", "project_of", "render_passages", "speaker_label"]
@@ -43,13 +43,8 @@ def excerpt(text: str, limit: int) -> str:
 
 def passage_date(ts: str | None) -> str:
     """'2026-08-04 (Tuesday)' from an ISO time, or '' when there is none or it does not parse."""
-    if not ts:
-        return ""
-    try:
-        when = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return ""
-    return f"{when:%Y-%m-%d} ({when:%A})"
+    when = parse_ts(ts)
+    return f"{when:%Y-%m-%d} ({when:%A})" if when else ""
 
 
 def project_of(cwd: str | None) -> str:
