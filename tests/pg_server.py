@@ -134,9 +134,11 @@ class PgServer:
 
 
 if __name__ == "__main__":
+    stop_signals = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)  # delivered to sigwait, not a default handler
     server = PgServer().start()
     print(server.url(), flush=True)
     with contextlib.suppress(KeyboardInterrupt):
-        signal.sigwait({signal.SIGINT, signal.SIGTERM})
+        signal.sigwait(stop_signals)
     server.stop()
     sys.exit(0)

@@ -124,7 +124,9 @@ def load_locomo(path: Path) -> Dataset:
                     answerable=answerable,
                     accept=(gold,) if answerable and gold else (),
                     reject=(),
-                    evidence=tuple(frozenset({turn_uuid(sample or path.stem, d)}) for d in _dia_ids(q.get("evidence"))),
+                    evidence=tuple(
+                        frozenset({turn_uuid(sample or path.stem, d)}) for d in _dia_ids(q.get("evidence"))
+                    ),
                     asked_at=asked,
                     category=category,
                     gold=gold,

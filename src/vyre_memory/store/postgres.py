@@ -17,6 +17,7 @@ one engine can say is overridden below.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import threading
@@ -37,6 +38,7 @@ from .sqlite import _TURN_COLUMNS, BatchResult, SourceBatch, Store, _turn, defau
 WRITE_LOCK = 0x7679_7265_0002  # pg_advisory_xact_lock key taken by every write transaction
 DERIVE_LOCK = 0x7679_7265_0003  # pg_advisory_lock key held while facts and the graph are derived
 TEXT_CONFIG = "english"
+EXACT_COUNT = 2_000  # a word the planner expects in more passages than this is not counted exactly
 POSTINGS_BUDGET = 5_000  # full-text matches ranked at most per search (ts_rank costs more per match than FTS5)
 
 
@@ -365,6 +367,18 @@ class PostgresStore(Store):
         return self.passage_places(after_id, through_id - after_id)
 
     def match_count(self, term: str, after_id: int = 0) -> int:
+        """How many passages after `after_id` a word matches: counted when the planner's estimate (from the
+        tsvector statistics ANALYZE keeps) is under EXACT_COUNT, else that estimate (counting a common word's
+        matches reads most of the table)."""
+        query = _or_query([term])
+        plan = self.conn.execute(
+            f"EXPLAIN (FORMAT JSON) SELECT 1 FROM passages WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) "
+            "AND id > ?",
+            (query, after_id),
+        ).fetchone()[0]
+        estimate = int((json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]["Plan Rows"])
+        if estimate >= EXACT_COUNT:
+            return estimate
         row = self.conn.execute(
             f"SELECT COUNT(*) FROM passages WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) AND id > ?",
             (_or_query([term]), after_id),
