@@ -240,7 +240,7 @@ def test_known_bullets_are_whole_relevant_sentences_never_cut_mid_word() -> None
     ]
     known = _known_from("why did the nightly export fail", passages, Scope())
     assert known[0].endswith("The nightly export failed because the disk filled up.")
-    assert len(known) == 2 and known[1].endswith("…")
+    assert len(known) == 2 and known[1].endswith("…")  # two bullets at most
     body = known[1].split(": ", 1)[1]
     assert len(body) <= KNOWN_CHARS and long_tail.startswith(body[:-1].removeprefix("Export notes: ")[:40])
     assert body[:-1].split()[-1] in long_tail.split()  # the cut falls between words

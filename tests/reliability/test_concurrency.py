@@ -65,12 +65,13 @@ class Ask:
 
     @property
     def cites_new_file(self) -> bool:
+        """The new turn was read for the answer: told with it as a source, or (with no model, precision first) an
+        abstention whose sources or known bullets quote it."""
         body = self.body or {}
-        return (
-            not body.get("abstained", True)
-            and NEW_FILE in (body.get("answer") or "")
-            and any(NEW_FILE in s.get("quote", "") and s.get("session") == SESSION for s in body.get("sources", []))
-        )
+        quoted = any(NEW_FILE in s.get("quote", "") and s.get("session") == SESSION for s in body.get("sources", []))
+        if not body.get("abstained", True):
+            return NEW_FILE in (body.get("answer") or "") and quoted
+        return quoted or any(NEW_FILE in k for k in body.get("known", []))
 
 
 @dataclass
@@ -152,8 +153,8 @@ def run_campaign(home: Path, transcripts: Path, *, seconds: float, askers: int =
             if camp.fact_written_at is None and time.monotonic() - t0 > min(2.0, seconds / 5):
                 writer.user("payouts are off: the ledger sync double counted the fees, find where")
                 writer.assistant(
-                    f"Found it: {NEW_FILE} adds the processing fee twice when a payout is retried; "
-                    "I made the fee line idempotent."
+                    f"Found it: {NEW_FILE} double counted the payout fees: it adds the processing fee twice when a "
+                    "payout is retried; I made the fee line idempotent."
                 )
                 camp.fact_written_at = time.monotonic() - t0
             else:

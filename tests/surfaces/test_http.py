@@ -200,7 +200,8 @@ def test_turns_around_a_source_and_the_page_and_openapi(shared_server: Any) -> N
         source = c.post("/v1/ask", json={"question": "which file had the refund bug"}).json()["sources"][0]
         seq = source["seq"]
         around = c.get(f"/v1/sessions/{source['session']}/turns", params={"start": seq - 2, "end": seq + 3}).json()
-        assert [t["seq"] for t in around["turns"]] == list(range(seq - 2, seq + 3))
+        last = around["session"]["turn_count"]
+        assert [t["seq"] for t in around["turns"]] == list(range(max(0, seq - 2), min(seq + 3, last)))
         assert around["session"]["cwd"].endswith("shop-api")
         page = c.get("/")
         assert page.status_code == 200 and "Vyre Memory" in page.text and "/app.js" in page.text

@@ -104,16 +104,17 @@ def test_ask_shows_thinking_then_cited_answer_and_an_alias_is_used_next(
     assert first["stage"] == "Understanding the question…"
     assert first["thinking_ms"] < 100 and first["painted_ms"] < 100, first
     assert "app/billing/refunds.py" in first["answer"]
-    source = tab.locator("#source-list .source").first
-    assert "shop-api" in source.text_content() and "app/billing/refunds.py" in source.text_content()
+    first_source = tab.locator("#source-list .source").first
+    assert "shop-api" in first_source.text_content() and "app/billing/refunds.py" in first_source.text_content()
     tab.screenshot(path=str(shots / "ask-light.png"), full_page=True)
 
+    source = tab.locator("#source-list .source").filter(has_text="Read").first  # a tool's output, cited
     source.locator("button").click()
     tab.wait_for_selector("#drawer-turns .turn.cited")
     assert tab.locator("#drawer-turns .turn").count() > 1
-    assert "refunds.py" in tab.text_content("#drawer-turns .turn.cited")
-    cited = tab.locator("#drawer-turns .turn.cited .tool-output")  # the Edit's output, unfolded
-    assert cited.get_attribute("open") == "" and cited.locator("summary").text_content().startswith("output of Edit")
+    assert "refunds.py" in source.text_content()  # the source quotes the line that names it
+    cited = tab.locator("#drawer-turns .turn.cited .tool-output")  # the tool's output, unfolded
+    assert cited.get_attribute("open") == "" and cited.locator("summary").text_content().startswith("output of Read")
     calls = tab.locator("#drawer-turns .tool-call")  # and the Edit itself, shown as a tool call
     edit = calls.filter(has=tab.locator(".tool-name", has_text="Edit"))
     assert edit.locator(".tool-name").text_content() == "Edit"

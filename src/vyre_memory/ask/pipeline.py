@@ -214,7 +214,7 @@ class Pipeline:
                 got = got if _in_own_words(question, got.cite, got.quote) else None
             if got is not None:
                 answer, confidence, cite = got.answer, got.confidence, list(got.cite)
-                quotes = {p.id: got.quote for p in got.cite}
+                quotes = {p.id: got.quotes.get(p.id, got.quote) for p in got.cite}  # each its own sentence
         timings["answer"] = _ms(mark)
 
         # 6. second look: people and relations, with a model
@@ -412,19 +412,18 @@ KNOWN_CHARS = 240
 
 def _known_from(question: str, passages: Sequence[Passage], scope: Scope) -> list[str]:
     """What the top passages say about the question: per passage, its whole sentence that holds most of the
-    question's words ("2026-05-13 billing-api: The retry runs twice because ..."), none that holds none of them,
-    and a sentence too long for a bullet cut at a word with "…" (never mid-word). Never personal for an agent."""
+    question's words (its first when none does: retrieval found it for the question), as "2026-05-13 billing-api:
+    The retry runs twice because ...", a sentence too long for a bullet cut at a word with "…" (never mid-word).
+    Never personal for an agent."""
     terms = content_words(question)
     out = []
     for p in passages[:3]:
         if not scope.personal_allowed and p.kind == "typed":
             continue
         scored = [(overlap(s, terms), -i, s) for i, s in enumerate(sentences(p.text)) if len(s) >= 12]
-        if not scored or not terms:
+        if not scored:
             continue
-        cover, _, best = max(scored)
-        if cover == 0:
-            continue
+        _, _, best = max(scored)
         if len(best) > KNOWN_CHARS:
             best = best[: best.rfind(" ", 0, KNOWN_CHARS - 1)].rstrip(" ,;:") + "…"
         day = (p.ts or "")[:10]

@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -77,8 +77,9 @@ class Extracted:
     answer: str
     confidence: float
     cite: tuple[Passage, ...]
-    quote: str
+    quote: str  # the best mention's sentence
     method: str
+    quotes: dict[int, str] = field(default_factory=dict)  # per cited passage id: its own sentence naming the value
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class Candidate:
     features: dict[str, float]
     best: Mention
     cite: tuple[Passage, ...]
+    quotes: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,15 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
     by_value: dict[str, list[Mention]] = {}
     for m in found:
         by_value.setdefault(m.value if m.extractor != "sentence" else m.value.strip(), []).append(m)
+    if asked.terms:  # a value no passage about the question names is no candidate, nor anyone's rival
+        terms = set(asked.terms)
+        by_value = {
+            v: ms
+            for v, ms in by_value.items()
+            if max(overlap(m.passage.about or m.passage.text, terms) for m in ms) >= ABOUT
+        }
+    if not by_value:
+        return []
     support = {v: sum(1.0 / (m.rank + 1) for m in ms) for v, ms in by_value.items()}
     total = sum(support.values())
     ranked = sorted(support, key=lambda v: (-support[v], v))
@@ -241,10 +252,13 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
             "is_version": 1.0 if asked.type == "version" else 0.0,
             "is_identifier": 1.0 if asked.type in ("identifier", "command") else 0.0,
         }
-        if asked.terms and features["pass_cover"] < ABOUT:
-            continue  # no passage naming it is about what was asked: the best file of another bug is still wrong
-        cite = tuple(dict.fromkeys(m.passage for m in sorted(ms, key=lambda m: m.rank)))[:3]
-        out.append(Candidate(value, features, best, cite))
+        ordered = sorted(ms, key=lambda m: (m.rank, m is not best))
+        cite = tuple(dict.fromkeys(m.passage for m in ordered))[:3]
+        quotes: dict[int, str] = {}
+        for m in ordered:
+            if m.passage in cite:
+                quotes.setdefault(m.passage.id, m.sentence if m.extractor != "day" else m.sentence or value)
+        out.append(Candidate(value, features, best, cite, quotes))
     return out
 
 
@@ -260,4 +274,4 @@ def decide(
     p, best = max(scored, key=lambda pc: (pc[0], pc[1].features["share"], pc[1].value))
     confidence = round(p, 3) if p >= cal.threshold(asked.type) else round(min(p, 0.49), 3)
     quote = best.best.sentence if best.best.extractor != "day" else best.best.sentence or best.value
-    return Extracted(best.value, confidence, best.cite, quote, best.best.extractor)
+    return Extracted(best.value, confidence, best.cite, quote, best.best.extractor, dict(best.quotes))

@@ -7,6 +7,7 @@ rather than guessed at.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from ..errors import MigrationError
@@ -282,6 +283,8 @@ def migrate(conn: sqlite3.Connection) -> int:
                 conn.execute("COMMIT")
                 continue
             for statement in _statements(script):
+                if _column_there(conn, statement):
+                    continue  # a column another process's migration already added
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {version}")
             conn.execute("COMMIT")
@@ -289,6 +292,16 @@ def migrate(conn: sqlite3.Connection) -> int:
             conn.execute("ROLLBACK")
             raise MigrationError(f"migration {version} failed: {exc}") from exc
     return len(MIGRATIONS)
+
+
+_ADD_COLUMN = re.compile(r"^\s*ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)", re.I)
+
+
+def _column_there(conn: sqlite3.Connection, statement: str) -> bool:
+    m = _ADD_COLUMN.match(statement)
+    if m is None:
+        return False
+    return any(row[1] == m.group(2) for row in conn.execute(f"PRAGMA table_info({m.group(1)})"))
 
 
 def _statements(script: str) -> list[str]:
