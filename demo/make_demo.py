@@ -62,7 +62,8 @@ def main() -> None:
     )
     w.user("nice. have to pick up dani, my wife, at 5 so let's wrap up. tag it as v1.8.2 and deploy")
     w.tool(rng, "Bash", {"command": "git tag v1.8.2 && make deploy"}, "deployed shop-api v1.8.2 to production")
-    w.assistant(rng, [{"type": "text", "text": "Deployed v1.8.2: the refund bug fix in app/billing/refunds.py (idempotent on the event id)."}])
+    deployed = "Deployed v1.8.2: the refund bug fix in app/billing/refunds.py (idempotent on the event id)."
+    w.assistant(rng, [{"type": "text", "text": deployed}])
     w.write(ROOT / encode_cwd(api) / f"{w.session_id}.jsonl")
 
     w = SessionWriter(portal, "d3d0a000-0000-4000-8000-000000000002", datetime(2026, 9, 22, 14, 0, tzinfo=UTC))
