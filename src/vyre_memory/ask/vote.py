@@ -206,15 +206,6 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
     by_value: dict[str, list[Mention]] = {}
     for m in found:
         by_value.setdefault(m.value if m.extractor != "sentence" else m.value.strip(), []).append(m)
-    if asked.terms:  # a value no passage about the question names is no candidate, nor anyone's rival
-        terms = set(asked.terms)
-        by_value = {
-            v: ms
-            for v, ms in by_value.items()
-            if max(overlap(m.passage.about or m.passage.text, terms) for m in ms) >= ABOUT
-        }
-    if not by_value:
-        return []
     support = {v: sum(1.0 / (m.rank + 1) for m in ms) for v, ms in by_value.items()}
     total = sum(support.values())
     ranked = sorted(support, key=lambda v: (-support[v], v))
@@ -252,6 +243,8 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
             "is_version": 1.0 if asked.type == "version" else 0.0,
             "is_identifier": 1.0 if asked.type in ("identifier", "command") else 0.0,
         }
+        if asked.terms and features["pass_cover"] < ABOUT:
+            continue  # no passage naming it is about what was asked: the best file of another bug is still wrong
         ordered = sorted(ms, key=lambda m: (m.rank, m is not best))
         cite = tuple(dict.fromkeys(m.passage for m in ordered))[:3]
         quotes: dict[int, str] = {}
