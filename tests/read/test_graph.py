@@ -176,3 +176,38 @@ def test_a_reversed_decision_is_history_and_the_reversal_is_current(tmp_path: Pa
         "use half-even rounding for the totals": "superseded",
         "half-up rounding for the totals": "current",
     }
+
+
+def test_a_change_of_mind_in_other_words_supersedes_the_older_decision(tmp_path: Path) -> None:
+    cwd = "/home/ana/code/quillpad"
+    folder = tmp_path / "projects" / cwd.replace("/", "-")
+    folder.mkdir(parents=True)
+    lines = [
+        _typed("s-1", "u-1", "let's go with REDIS_STREAMS for the job queue", "2026-03-02T10:00:00Z", cwd),
+        _typed("s-1", "u-2", "let's do a grafana board per team for the alerts", "2026-03-03T10:00:00Z", cwd),
+        _typed("s-1", "u-3", "after all the migrations ran the tests are green", "2026-03-04T10:00:00Z", cwd),
+        _typed(
+            "s-2",
+            "u-4",
+            "we're moving the job queues into postgres after all, the redis box costs too much",
+            "2026-04-20T10:00:00Z",
+            cwd,
+        ),
+        _typed(
+            "s-2",
+            "u-5",
+            "nobody on call ever looks at the grafana thing. so: we drop the charts and mail the numbers daily",
+            "2026-04-21T10:00:00Z",
+            cwd,
+        ),
+    ]
+    (folder / "s.jsonl").write_text("".join(lines), encoding="utf-8")
+    with Memory(tmp_path / "home", embedder="none", user_name="Ana") as mem:
+        mem.ingest([tmp_path / "projects"])
+        decisions = {e.name: e.status for e in mem.graph() if e.kind == "decision"}
+    assert decisions == {
+        "REDIS_STREAMS for the job queue": "superseded",
+        "a grafana board per team for the alerts": "superseded",
+        "we're moving the job queues into postgres": "current",
+        "drop the charts and mail the numbers daily": "current",
+    }

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .text import content_words, stem
+from ..text import content_words, stem
 from .understand import Understanding
 
 __all__ = ["TYPES", "Asked", "asked"]

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from ..read.attribution import verb_family
 from ..read.relations import display
+from ..text import STOP, names_match
+from ..text import stem as _stem
 from .personal_questions import KnownFact, PersonalAnswer
-from .text import STOP, names_match
-from .text import stem as _stem
 from .understand import strip_time_words
 
 __all__ = ["Said", "WhoQuery", "answer_surname", "answer_who", "parse_surname_question", "parse_who_question"]

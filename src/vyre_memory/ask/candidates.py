@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from ..contract import Passage
 from ..errors import ConfigError
 from ..ingest.text import file_paths
+from ..text import day, overlap, versions
 from .answer_types import Asked
-from .text import day, overlap, versions
 
 __all__ = ["EXTRACTORS", "TYPE_EXTRACTORS", "Mention", "mentions", "split_ablation"]
 

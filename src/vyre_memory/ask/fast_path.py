@@ -27,6 +27,7 @@ from ..read.derive import ATTRIBUTIONS_KEY, attributions_of
 from ..read.relations import PEOPLE_RELATIONS, display
 from ..store.facts import FactMention
 from ..store.sqlite import Store
+from ..text import parse_ts
 from .attribution_questions import (
     Said,
     WhoQuery,
@@ -43,7 +44,6 @@ from .personal_questions import (
     answer_personal,
     parse_personal_question,
 )
-from .text import parse_ts
 
 __all__ = ["FastPath", "iso_now"]
 

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from ..text import parse_ts
 from .datelang import english_names
-from .text import parse_ts
 
 __all__ = ["Evidence", "GroundingResult", "check", "claims", "names", "passage_evidence", "quote_for"]
 

@@ -21,7 +21,7 @@ from pathlib import PurePosixPath
 
 from ..contract import META, TOOL_CALL, TOOL_OUTPUT, TYPED
 from ..store.passages import IndexTurn, NewPassage
-from .text import parse_ts
+from ..text import parse_ts
 
 PIECE_CHARS = 1200
 OVERLAP_CHARS = 200

@@ -33,13 +33,13 @@ from ..contract import INTERACTIVE, AskResult, Passage, Scope
 from ..errors import ModelCallsForbidden
 from ..read.asides import personal_question
 from ..read.trust import judge_sentence, judge_turn, own_sentences
+from ..text import content_words, overlap, sentences
 from .answer_types import asked
 from .candidates import split_ablation
 from .configs import get_config
 from .grounding import quote_for
 from .injection import carries_injection
 from .retrieve import within_chars
-from .text import content_words, overlap, sentences
 from .understand import understand
 from .vote import decide
 
@@ -400,9 +400,7 @@ def _later(question: str, u: Any, cite: Sequence[Passage], read: Sequence[Passag
     terms = content_words(question)
     cited = {p.id for p in cite}
     found = [
-        p
-        for p in read
-        if p.id not in cited and (p.ts or "") > newest and terms and overlap(p.text, terms) >= 1 / 3
+        p for p in read if p.id not in cited and (p.ts or "") > newest and terms and overlap(p.text, terms) >= 1 / 3
     ]
     return sorted(found, key=lambda p: p.ts or "", reverse=True)[:LATER_MAX]
 

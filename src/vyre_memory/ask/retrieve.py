@@ -26,12 +26,12 @@ from ..read.asides import personal_question, withhold_personal
 from ..store.passages import PassageRow
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
+from ..text import STOP, parse_ts
 from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
 from .feedback import feedback_terms
 from .keys import RecordKeys, SessionKeys, tokens
 from .personal_questions import parse_personal_question
-from .text import STOP, parse_ts
 from .understand import Understanding, is_stop_word, understand
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"

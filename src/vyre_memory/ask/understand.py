@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from ..text import STOP
 from .datelang import DEFAULT_LANGUAGES
-from .text import STOP
 from .timewords import TimeWindow, parse_time, strip_spans
 
 __all__ = ["QCLASSES", "TimeWindow", "Understanding", "classify", "is_stop_word", "strip_time_words", "understand"]

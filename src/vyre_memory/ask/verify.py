@@ -31,11 +31,11 @@ from vyre_memory.read.rules import extract
 from vyre_memory.read.trust import judge_sentence, judge_turn, own_sentences
 
 from ..models.base import complete
+from ..text import names_match
 from . import grounding
 from .injection import carries_injection, is_instruction
 from .personal_questions import parse_personal_question
 from .prompts import verify as prompt
-from .text import names_match
 
 __all__ = [
     "SECOND_LOOK_CLASSES",

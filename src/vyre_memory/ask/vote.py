@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from ..contract import Passage
+from ..text import overlap, words
 from .answer_types import Asked
 from .candidates import Mention, mentions
-from .text import overlap, words
 
 __all__ = ["FEATURES", "Calibration", "Candidate", "Extracted", "calibration", "candidates", "decide"]
 

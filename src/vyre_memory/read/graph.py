@@ -28,6 +28,7 @@ from ..contract import ASSISTANT, INTERACTIVE, MEMORY, TYPED, Edge, EdgeSource, 
 from ..errors import NotFoundError, VyreError
 from ..store.graph import GraphEdit
 from ..store.sqlite import Store
+from ..text import content_words, stem
 from .derive import attributions_of
 from .relations import KIN, PEOPLE_RELATIONS, display, is_name_token, is_stop, words
 from .trust import own_sentences
@@ -51,6 +52,13 @@ _DECISION = re.compile(
     r"|\breversing\s+(?:the\s+)?(?:decision|call)\s+(?:on|about))\s+",
     re.I,
 )
+# A change of mind said in so many words ("X after all", "this supersedes Y", "reversing myself"): the sentence is
+# the newer decision on every topic it names, told by its first clause.
+_REVERSAL = re.compile(
+    r"\b(?:supersed(?:es|ing)|revers(?:es|ing)\s+(?:myself|ourselves|the|our|my|that|this)|after\s+all(?=\s*(?:[,.;!)]|$|\s+(?:and|but|so)\b))"
+    r"|changed\s+(?:my|our)\s+minds?|scratch\s+that|on\s+second\s+thought)",
+    re.I,
+)
 _NOT_A_DECISION = re.compile(r"\b(for the (afternoon|morning|evening)|for a bit|for now\?)\b|\?\s*$", re.I)
 _SPEECH = re.compile(
     r"\b([A-Za-z][\w'’-]+(?:\s+[A-Za-z][\w'’-]+)?)\s+(?:asked|asks|said|says|wants|wanted|thinks|mentioned|agreed|"
@@ -61,11 +69,14 @@ _PERSON_AFTER = re.compile(r"\s+(?:is|was)\s+(?:our|their|your|my|the|a)\s+\w+|\
 _PERSON_BEFORE = re.compile(
     r"\b(?:contact|ask|asked|tell|told|ping|pinged|email|emailed|cc|thanks|with|from)\s+$", re.I
 )
-_GENERIC = words(
-    "with that this then them they from have will would should could just also into onto over when what which "
-    "where there here make made using used stay stays keep kept now today first only same more less after before "
-    "decision decided summary log updated going let's lets drop dropped dropping switch switching revert reverting "
-    "back keep keeping stick sticking reversing"
+_GENERIC = frozenset(
+    stem(w)
+    for w in words(
+        "with that this then them they from have will would should could just also into onto over when what which "
+        "where there here make made using used stay stays keep kept now today first only same more less after before "
+        "decision decided summary log updated going let's lets drop dropped dropping switch switching revert reverting "
+        "back keep keeping stick sticking reversing choice option"
+    )
 )
 
 _WORK_RELATIONS = frozenset({"boss", "colleague", "client", "works_at"})
@@ -240,12 +251,10 @@ def _sentences(t: Turn) -> list[str]:
 
 
 def _topic_words(text: str) -> frozenset[str]:
-    out = set()
-    for w in re.findall(r"[a-z][a-z0-9_-]{3,}", text.lower()):
-        w = w.rstrip("s") if len(w) > 4 else w
-        if w not in _GENERIC and not is_stop(w):
-            out.add(w)
-    return frozenset(out)
+    """Stemmed key words, compounds split ("ROUND_HALF_EVEN" shares "round" and "half" with "half-up rounding")."""
+    return frozenset(
+        w for w in content_words(text) if len(w) >= 4 and w[0].isalpha() and w not in _GENERIC and not is_stop(w)
+    )
 
 
 @dataclass(frozen=True)
@@ -253,29 +262,44 @@ class _Decision:
     project: str
     text: str
     topic: frozenset[str]
+    reach: frozenset[str]  # its topic and its neighbouring sentences': what a newer decision replaces
     turn: Turn
     quote: str
     by: str
 
 
+def _decided(sentence: str) -> tuple[str, frozenset[str]] | None:
+    """What a sentence decides and the topic words it decides on, or None when it decides nothing."""
+    if _NOT_A_DECISION.search(sentence):
+        return None
+    m = _DECISION.search(sentence)
+    if m is None:
+        r = _REVERSAL.search(sentence)
+        if r is None:
+            return None
+        clauses = re.split(r"[;:]\s", sentence[: r.start()].replace("`", "").replace("**", ""))
+        what = next((c.strip(" ,.;-—") for c in clauses if len(_topic_words(c)) >= 2), "")
+        return (what, _topic_words(sentence)) if what and len(what.split()) <= 30 else None
+    what = sentence[m.end() :].strip(" *:`-—").split("\n")[0]
+    what = re.split(r"(?<=[.;!])\s", what)[0].replace("`", "").replace("**", "").strip(" .;")
+    cue = m.group(0).lower()
+    what = ("drop " if "drop" in cue else "switch to " if "switch" in cue else "") + what
+    topic = _topic_words(what)
+    return (what, topic) if len(what) >= 3 and len(what.split()) <= 30 and topic else None
+
+
 def _decisions_in(t: Turn, project: str, user_name: str) -> list[_Decision]:
     out: list[_Decision] = []
-    for sentence in _sentences(t):
-        m = _DECISION.search(sentence)
-        if m is None or _NOT_A_DECISION.search(sentence):
+    sentences = _sentences(t)
+    for i, sentence in enumerate(sentences):
+        decided = _decided(sentence)
+        if decided is None:
             continue
-        what = sentence[m.end() :].strip(" *:`-—").split("\n")[0]
-        what = re.split(r"(?<=[.;!])\s", what)[0].replace("`", "").replace("**", "").strip(" .;")
-        cue = m.group(0).lower()
-        verb = "drop " if "drop" in cue else "switch to " if "switch" in cue else ""
-        what = verb + what
-        if len(what) < 3 or len(what.split()) > 30:
-            continue
-        topic = _topic_words(what)
-        if not topic:
-            continue
+        what, topic = decided
+        # the reason said beside a decision names what it replaces ("nobody opens the X. so: we drop Y")
+        reach = topic.union(*(_topic_words(s) for s in sentences[max(i - 1, 0) : i + 2]))
         by = user_name if t.kind == TYPED else "assistant"
-        out.append(_Decision(project, what[:160], topic, t, sentence[:500], by))
+        out.append(_Decision(project, what[:160], topic, reach, t, sentence[:500], by))
     return out
 
 
@@ -395,7 +419,7 @@ def build_graph(store: Store, user_name: str) -> _Graph:
     for i, d in enumerate(decisions):
         when = (d.turn.ts or "", d.turn.id)
         newer = any(
-            o.project == d.project and o.topic & d.topic and (o.turn.ts or "", o.turn.id) > when
+            o.project == d.project and o.reach & d.topic and (o.turn.ts or "", o.turn.id) > when
             for o in decisions[i + 1 :]
         )
         node = g.node("decision", f"{d.project}|{d.text.lower()}", d.text)

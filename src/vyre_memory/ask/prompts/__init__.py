@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vyre_memory.ask.text import parse_ts
 from vyre_memory.contract import Passage
+from vyre_memory.text import parse_ts
 
 __all__ = ["excerpt", "passage_date", "project_of", "render_passages", "speaker_label"]
 

@@ -1,4 +1,4 @@
-"""Words, stems, sentences, versions and times: the text helpers every answer step shares.
+"""Words, stems, sentences, versions and times: the text helpers every layer shares (read and ask alike).
 
 One copy of each: the stop words, the stemmer, the sentence splitter, what a version looks like and how a
 stored ISO time is read. Pure functions, no I/O.
