@@ -306,3 +306,17 @@ def test_recorded_answer_replays_to_the_same_result_with_no_model(tmp_path: Path
 def test_replay_miss_abstains_and_says_so(tmp_path: Path) -> None:
     result = ask(ReplayBackend(tmp_path))
     assert result.abstained and result.reason.startswith("model error: ReplayMissError: no recording for answer/")
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("1Gi (raised from 512Mi)", "1Gi"),  # the value it replaced is history, not the answer
+        ("1Gi (previously 512Mi)", "1Gi"),
+        ("By 512 (from 512Mi to 1Gi)", None),  # the working of a change stays, and is checked: 512 is not said
+        ("1Gi (after the tab leak fix)", "1Gi (after the tab leak fix)"),
+    ],
+)
+def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str | None) -> None:
+    result = ask(FakeModel([reply(said, [5])]), "what memory limit does the renderer run with now", qclass="number")
+    assert result.answer == told

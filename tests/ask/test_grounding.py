@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vyre_memory.ask.grounding import Evidence, GroundingResult, check, claims, names, passage_evidence
+from vyre_memory.ask.grounding import Evidence, GroundingResult, check, claims, names, passage_evidence, quote_for
 
 
 @pytest.mark.parametrize(
@@ -223,3 +223,61 @@ def test_the_quote_is_the_sentence_that_grounds_the_answer_even_far_into_a_long_
     assert check("2.40.3 (rolled back on June 12)", [quote]).ok
     opening = quote_for("nothing it holds", text)
     assert len(opening) <= 500 and opening.endswith("…") and text.startswith(opening[:-1])
+
+
+def test_a_length_of_time_is_grounded_by_the_dates_the_answer_shows_it_between() -> None:
+    text = ["hurt my finger on 8 Jan", "first session back on the wall, 24 Feb", "moved 11 Dec, the fix shipped 3 Jan"]
+    assert check("about 7 weeks (8 Jan to 24 Feb)", text).ok
+    assert check("47 days (8 Jan to 24 Feb)", text).ok
+    assert check("23 days (11 Dec to 3 Jan)", text).ok  # into the next year
+    assert check("7 weeks (8 Jan to 24 Feb)", ["8 Jan", "24 Feb", "7 weeks"]).ok  # or said outright
+    assert check("9 weeks (8 Jan to 24 Feb)", text).missing == ["9 weeks"]
+    assert check("about 7 weeks", text).missing == ["7 weeks"]  # no working shown: nothing to check it by
+    assert check("7 weeks (8 Jan to 24 Feb)", ["hurt my finger on 8 Jan"]).missing == ["24 Feb", "7 weeks"]
+
+
+def test_a_weekday_the_text_names_is_resolved_against_its_date() -> None:
+    said = passage_evidence("the party is on saturday", ts="2026-03-05T10:00:00Z")  # a Thursday
+    assert check("March 7", [said]).ok and check("February 28", [said]).ok  # the one after, or the one before
+    assert not check("March 14", [said]).ok
+    assert passage_evidence("we sat down", ts="2026-03-05T10:00:00Z") == "2026-03-05 Thursday\nwe sat down"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Near-identical scores, but it is 4x slower", ["4x"]),  # a sentence opening on a compound word
+        ("cold-water dipping (winter/ice-water swimming)", []),  # alternatives, not a path
+        ("the fix is in app/billing", ["app/billing"]),
+        ("X-Forwarded-Proto", ["X-Forwarded-Proto"]),
+    ],
+)
+def test_ordinary_words_are_not_claims(answer: str, expected: list[str]) -> None:
+    assert claims(answer) == expected
+
+
+def test_a_month_and_year_is_grounded_by_the_month_named_in_a_text_of_that_year() -> None:
+    assert check("since September 2025", ["2025-12-05 Friday\nthe notebook from september"]).ok
+    assert not check("since September 2024", ["2025-12-05 Friday\nthe notebook from september"]).ok
+
+
+def test_a_difference_is_grounded_by_the_two_values_it_shows() -> None:
+    text = ["the rate was 160 an hour", "from january it is 190 an hour"]
+    assert check("By 30 an hour (160 to 190)", text).ok
+    assert check("By 40 an hour (160 to 190)", text).missing == ["40"]
+    assert check("By 30 an hour", text).missing == ["30"]
+
+
+def test_a_day_and_month_written_with_a_dot_grounds_the_date() -> None:
+    text = ["the surgery moved from 15.01 to 3.02 (no beds)", "invoice dated 28.11.2025"]
+    assert check("3 February", text).ok and check("January 15", text).ok and check("28 November 2025", text).ok
+    assert not check("2 March", text).ok and not check("28 November 2024", text).ok
+
+
+def test_a_quote_cut_to_its_limit_keeps_every_word_that_grounds_the_answer() -> None:
+    first = "The nightly job fans out " + "very heavy queries " * 20 + "across 9 regional tasks at once."
+    second = "It collided with 188 jobs of the weekly report " + "in the same window " * 15 + "and OSL ran dry."
+    answer = "9 regional tasks collided with 188 report jobs; OSL ran out of retries"
+    quote = quote_for(answer, f"{first} {second}", limit=300)
+    assert check(answer.replace("ran out of retries", ""), [quote]).ok, quote
+    assert "…" in quote and len(quote) < len(first) + len(second)

@@ -9,6 +9,8 @@ Guarantees:
   (`injection.carries_injection`: "ignore previous instructions", a fake answer JSON, "NOTE TO ANY AI: say …")
   is untrusted: it grounds nothing and is dropped from the sources, so an answer cited only to such text
   abstains, and each claim must be in a clean cited passage.
+- An aside that names only the value an answer replaced ("1Gi (raised from 512Mi)") is dropped before the checks:
+  a question about a value is told the value, not its history; the working of a change ("(from 160 to 190)") stays.
 - Output that does not parse is retried once (a request with a note, so its own key); a second failure abstains.
   A timeout is not retried. Each call is bounded by `timeout_s`, so the step takes at most `2 * timeout_s`
   (and only `timeout_s` when the first call times out).
@@ -19,6 +21,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -67,6 +70,24 @@ def _grounded_known(known: Sequence[str], passages: Sequence[Passage]) -> list[s
     return [k for k in known if grounding.check(k, ev).ok]
 
 
+# "1Gi (raised from 512Mi)", "3 May (moved from 15 April)": an aside naming only what a value replaced is history,
+# not the answer (a question about the value now must not be told the old one); the working of a change,
+# "(from 160 to 190)", "(160 → 190)", stays
+_CHANGED = (
+    r"raised|lowered|increased|decreased|reduced|bumped|moved|changed|switched|migrated|upgraded|downgraded"
+    r"|rescheduled|postponed|pushed|renamed|up|down"
+)
+_HISTORY_ASIDE = re.compile(
+    rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s)[^()]*\)", re.I
+)
+_WORKING = re.compile(r"\sto\s|→|->", re.I)
+
+
+def without_history(answer: str) -> str:
+    """`answer` without asides that name only the value it replaced."""
+    return _HISTORY_ASIDE.sub(lambda m: m.group(0) if _WORKING.search(m.group(0)) else "", answer).strip()
+
+
 def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage]) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved."""
     known = _grounded_known(out.known, passages)
@@ -83,11 +104,12 @@ def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage]) -> Answe
     clean = [p for p in cited if not carries_injection(p.text)]
     if not clean:
         return _abstain("untrusted: the cited text gives instructions to an AI", known=known)
-    result = grounding.check(out.answer, [evidence(p) for p in clean])
+    answer = without_history(out.answer) or out.answer
+    result = grounding.check(answer, [evidence(p) for p in clean])
     if not result.ok:
         where = "clean cited text" if len(clean) < len(cited) else "cited text"
         return _abstain(f"ungrounded: {result.missing[0]!r} not in {where}", known=known)
-    return AnswerResult(answer=out.answer, confidence=out.confidence, abstained=False, cite=clean, known=known)
+    return AnswerResult(answer=answer, confidence=out.confidence, abstained=False, cite=clean, known=known)
 
 
 def answer_with_model(

@@ -11,6 +11,8 @@ Guarantees:
 - `check(answer, texts)` is ok exactly when every claim is found in `texts`, comparing with case, punctuation,
   thousands separators and a "v" before a version ignored; a date matches the same month and day written any of the
   forms above (and the year, when the answer gives one); "second" counts as 2. `missing` lists the claims not found.
+- What an answer works out is grounded only with its working shown: a length of time ("10 days") by two of the
+  answer's own grounded dates it lies between, a difference ("by 30") by two of its own grounded numbers.
 - This is the one grounding check: the model answerer, the no-model extractive answerer and the eval's `ungrounded`
   metric all call it.
 """
@@ -20,7 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, timedelta
+from itertools import combinations
 
 from ..text import parse_ts
 from .datelang import english_names
@@ -78,6 +81,15 @@ chose went set ran made built wrote took gave got put use keep kept drop switch 
 
 _COMMON = frozenset(_COMMON_WORDS.split()) | frozenset(_CARDINALS.split()) | frozenset(_ORDINALS.split())
 
+
+# "winter/ice-water", "short-term/long-term": compound words offered as alternatives, not a path ("app/billing" is
+# one, and so is anything with a dot, a digit, an underscore, a capital, a leading slash or more than two parts)
+_ALTERNATIVES = re.compile(r"(?=[a-z/]*-)[a-z]+(?:-[a-z]+)*/[a-z]+(?:-[a-z]+)*")
+_PLAIN_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)+$")
+# a stated length of time: "10 days", "about 7 weeks", "3 months" (a number with its unit)
+_DURATION = re.compile(r"(?<![\w.,:])(\d+)\s*(days?|weeks?|months?|years?|d|wk|wks|mo)\b", re.IGNORECASE)
+_UNIT_DAYS = {"d": 1, "day": 1, "days": 1, "wk": 7, "wks": 7, "week": 7, "weeks": 7, "mo": 30.44, "month": 30.44}
+_UNIT_DAYS |= {"months": 30.44, "year": 365.25, "years": 365.25}
 
 _CONNECTORS = frozenset({"of", "the", "de", "van", "von", "da", "di", "del", "la", "le"})
 _ABBREVIATION = re.compile(r"[A-Z]\.|(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr)\.")
@@ -144,6 +156,7 @@ def _month(word: str) -> int:
     return _MONTH_NUM.get(w) or _MONTH_NUM.get(w[:3], 0)
 
 
+_DAY_MONTH = re.compile(r"(?<![\w.,])(\d{1,2})\.(\d{2})(?:\.((?:19|20)\d\d))?(?![\w]|\.\d)")
 _ORDINAL_DAY = re.compile(r"(?<![\w.])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\d.,:])\d[\d,]*(?:[.:]\d+)*")
 
@@ -178,6 +191,10 @@ class Evidence:
             self.months.add(d.month)
             if d.year:
                 self.years.add(d.year)
+        for m in _DAY_MONTH.finditer(joined):  # "moved from 15.01 to 3.02": day.month, as much of the world writes it
+            day, month = int(m.group(1)), int(m.group(2))
+            if 1 <= day <= 31 and 1 <= month <= 12:
+                self.dates.add((month, day, int(m.group(3)) if m.group(3) else None))
         self.months |= {n for w in self.positions if (n := _MONTH_NUM.get(w, 0))}
         # "closing is july 17, we move the 18th": a day said as an ordinal, in a text that names the month
         self.ordinal_days = {int(m.group(1)) for m in _ORDINAL_DAY.finditer(joined)}
@@ -218,7 +235,9 @@ class Evidence:
             if d.year is None or year == d.year or (year is None and d.year in self.years):
                 return True
         year_ok = d.year is None or d.year in self.years
-        return d.day is not None and d.day in self.ordinal_days and d.month in self.months and year_ok
+        if d.day is None:  # "September 2025": the month named, in a text of that year
+            return d.month in self.months and year_ok
+        return d.day in self.ordinal_days and d.month in self.months and year_ok
 
     def has_path(self, claim: str) -> bool:
         if self.has_words(claim):
@@ -236,7 +255,7 @@ def _is_number(tok: str) -> bool:
 
 
 def _is_path(tok: str) -> bool:
-    if re.search(r"[A-Za-z]", tok) is None:
+    if re.search(r"[A-Za-z]", tok) is None or _ALTERNATIVES.fullmatch(tok):
         return False
     if "/" in tok or "\\" in tok:
         return len(tok) > 1
@@ -250,7 +269,8 @@ def _is_identifier(tok: str) -> bool:
         return True
     if len(tok) >= 2 and tok.isupper() and tok.isalpha() and tok.lower() not in _COMMON:
         return True  # an acronym
-    return "-" in tok.strip("-") and any(c.isupper() or c.isdigit() for c in tok)
+    compound = "-" in tok.strip("-") and not _PLAIN_COMPOUND.match(tok)  # "Near-identical" is words, not an id
+    return compound and any(c.isupper() or c.isdigit() for c in tok)
 
 
 def _name_word(tok: str, sentence_start: bool) -> bool:
@@ -260,8 +280,11 @@ def _name_word(tok: str, sentence_start: bool) -> bool:
     low = word.lower().rstrip(".")
     if low in _COMMON:
         return False
-    # a sentence opener that reads as a verb or adverb ("Switched to uv", "Mostly Tuesdays") is not a name
-    return not (sentence_start and len(low) >= 4 and re.search(r"(?:ed|ing|ly|pt)$", low))
+    # a sentence opener that reads as a verb or adverb ("Switched to uv", "Mostly Tuesdays") or a compound of
+    # ordinary words ("Near-identical", "Long-running") is not a name
+    return not (
+        sentence_start and ((len(low) >= 4 and re.search(r"(?:ed|ing|ly|pt)$", low)) or _PLAIN_COMPOUND.match(word))
+    )
 
 
 def _typed_claims(answer: str) -> list[tuple[str, str]]:
@@ -270,6 +293,11 @@ def _typed_claims(answer: str) -> list[tuple[str, str]]:
     for m in _DATE.finditer(answer):
         out.append(("date", m.group(0).strip()))
         rest[m.start() : m.end()] = [" | "] + [""] * (m.end() - m.start() - 1)  # a date ends a name
+    text = "".join(rest)
+    rest = list(text)
+    for m in _DURATION.finditer(text):
+        out.append(("duration", m.group(0)))
+        rest[m.start() : m.end()] = [" | "] + [""] * (m.end() - m.start() - 1)
     text = "".join(rest)
     run: list[str] = []
 
@@ -332,7 +360,32 @@ def names(answer: str) -> list[str]:
     return [c for kind, c in _typed_claims(answer) if kind == "name"]
 
 
-def _grounded(kind: str, claim: str, ev: Evidence) -> bool:
+def _between(claim: str, dates: Sequence[_Date]) -> bool:
+    """Whether a length of time ("10 days", "about 7 weeks") is the time between two of the answer's own grounded
+    dates: worked out, with its working shown ("10 days (moved 24 Jan, surgery 3 Feb)")."""
+    m = _DURATION.fullmatch(claim)
+    if m is None:
+        return False
+    n, per = int(m.group(1)), _UNIT_DAYS[m.group(2).lower()]
+    full = [d for d in dates if d.day is not None]
+    for a, b in combinations(full, 2):
+        for year in (2001, 2004):  # a year left unsaid, leap or not
+            try:
+                start = date(a.year or year, a.month, a.day or 1)
+                end = date(b.year or (a.year or year), b.month, b.day or 1)
+            except ValueError:
+                continue
+            if end < start and b.year is None:
+                end = end.replace(year=end.year + 1)  # "11 Dec to 3 Jan" runs into the next year
+            days = abs((end - start).days)
+            if (n in (days, days + 1)) if per == 1 else abs(days - n * per) < per:
+                return True
+    return False
+
+
+def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) -> bool:
+    if kind == "duration":
+        return ev.has_number(claim) or _between(claim, dates)
     if kind == "date":
         m = _DATE.fullmatch(claim)
         d = _date_of(m) if m else None
@@ -356,8 +409,43 @@ def _grounded(kind: str, claim: str, ev: Evidence) -> bool:
 def check(answer: str, texts: Sequence[str] | Evidence) -> GroundingResult:
     """Whether every claim of `answer` is found in `texts`; `missing` lists those that are not."""
     ev = texts if isinstance(texts, Evidence) else Evidence(texts)
-    missing = [c for kind, c in _typed_claims(answer) if not _grounded(kind, c, ev)]
+    typed = _typed_claims(answer)
+    dates = [
+        d
+        for kind, c in typed
+        if kind == "date" and _grounded(kind, c, ev) and (m := _DATE.fullmatch(c)) and (d := _date_of(m))
+    ]
+    missing = [c for kind, c in typed if not _grounded(kind, c, ev, dates)]
+    if missing:  # a difference worked out, its working shown: "by 30 (from 160 to 190)"
+        shown = {_value(c) for kind, c in typed if kind == "number" and c not in missing} - {None}
+        missing = [c for c in missing if not _difference(_value(c), shown)]
     return GroundingResult(ok=not missing, missing=missing)
+
+
+def _value(claim: str) -> float | None:
+    m = _NUMBER.search(claim)
+    try:
+        return float(m.group(0).replace(",", "")) if m and ":" not in m.group(0) else None
+    except ValueError:
+        return None  # "2.38.2"
+
+
+def _difference(value: float | None, shown: set[float | None]) -> bool:
+    nums = [n for n in shown if n is not None]
+    return value is not None and any(abs(abs(a - b) - value) < 1e-9 for a, b in combinations(nums, 2))
+
+
+_WEEKDAY_WORD = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")s?\b")
+
+
+def _weekday_offsets(low: str, today: int) -> set[int]:
+    """The days from a passage's date to each weekday its text names: the one before and the one after, since
+    "on sunday" may be either ("we move on saturday", "the party on saturday was great")."""
+    out: set[int] = set()
+    for m in _WEEKDAY_WORD.finditer(low):
+        ahead = (_WEEKDAY_NUM[m.group(1)] - today) % 7 or 7
+        out |= {ahead, ahead - 7}
+    return out
 
 
 _RELATIVE_DAYS = (("yesterday", -1), ("last night", -1), ("today", 0), ("tonight", 0), ("tomorrow", 1))
@@ -365,14 +453,15 @@ _RELATIVE_DAYS = (("yesterday", -1), ("last night", -1), ("today", 0), ("tonight
 
 def passage_evidence(text: str, *, name: str = "", ts: str | None = None, project: str = "") -> str:
     """The text a passage grounds: its words, who said them, its project folder's name and its date, with
-    "yesterday"/"tomorrow" resolved against that date (so "deployed yesterday" on 2026-08-05 grounds "August 4")."""
+    "yesterday"/"tomorrow" and named weekdays resolved against that date (so "deployed yesterday" on 2026-08-05
+    grounds "August 4")."""
     head = [part for part in (name, project) if part]
     if ts:
         when = parse_ts(ts)
         if when is not None:
             low = text.lower()
-            days = sorted({d for word, d in _RELATIVE_DAYS if word in low} | {0})
-            head.extend(f"{when + timedelta(days=d):%Y-%m-%d %A}" for d in days)
+            days = {d for word, d in _RELATIVE_DAYS if word in low} | _weekday_offsets(low, when.weekday())
+            head.extend(f"{when + timedelta(days=d):%Y-%m-%d %A}" for d in sorted(days | {0}))
     return " ".join(head) + "\n" + text if head else text
 
 
@@ -381,7 +470,8 @@ _QUOTE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
 
 
 def quote_for(answer: str, text: str, *, limit: int = QUOTE_CHARS) -> str:
-    """The sentences of `text` that ground `answer`'s claims (in the text's order, joined by " … "): the quote a
+    """The sentences of `text` that ground `answer`'s claims (in the text's order, joined by " … "; past `limit`
+    characters each cut down to the words around what it grounds, never cutting a grounding word): the quote a
     person is shown. A claim no single sentence holds is left to the passage's opening; with no claim held by any
     sentence, the opening of the text, cut at a word."""
     sentences = [s.strip() for s in _QUOTE_SPLIT.split(text) if s.strip()]
@@ -394,4 +484,30 @@ def quote_for(answer: str, text: str, *, limit: int = QUOTE_CHARS) -> str:
     if not chosen:
         return text if len(text) <= limit else text[: text.rfind(" ", 0, limit - 1) + 1].rstrip() + "…"
     quote = " … ".join(sentences[i] for i in sorted(chosen))
-    return quote if len(quote) <= limit else quote[: quote.rfind(" ", 0, limit - 1)].rstrip() + "…"
+    if len(quote) > limit:  # too long: each sentence cut down to the words around what it grounds
+        quote = " … ".join(_around(sentences[i], answer, limit // len(chosen)) for i in sorted(chosen))
+    return quote
+
+
+_CONTEXT = 60  # characters kept either side of what a cut-down sentence grounds
+
+
+def _around(sentence: str, answer: str, room: int) -> str:
+    """`sentence` cut to the span holding the words of `answer` it says (with a little context), when it is longer
+    than `room`; whole otherwise. The span may outgrow `room`: what grounds the answer is never cut."""
+    if len(sentence) <= room:
+        return sentence
+    low = sentence.lower()
+    spots = [
+        (m.start(), m.end())
+        for c in claims(answer)
+        for w in _words(c)
+        if (len(w) > 1 or w.isdigit()) and (m := re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", low))
+    ]
+    if not spots:
+        return sentence[: sentence.rfind(" ", 0, room) + 1].rstrip() + "…"
+    start = max(0, min(a for a, _ in spots) - _CONTEXT)
+    end = min(len(sentence), max(b for _, b in spots) + _CONTEXT)
+    start = sentence.find(" ", start) + 1 if start else 0
+    end = max(sentence.rfind(" ", 0, end), max(b for _, b in spots)) if end < len(sentence) else end
+    return ("…" if start else "") + sentence[start:end].strip() + ("…" if end < len(sentence) else "")

@@ -90,6 +90,7 @@ class QuestionResult:
             "abstained": self.abstained,
             "right": self.right,
             "trap_hit": self.trap,
+            "ungrounded": self.ungrounded,
             "via": self.via,
             "recall_at_8": self.recall(8),
             "answer_recall": self.answer_recall(),
@@ -106,14 +107,18 @@ Asker = Callable[[Memory, EvalQuestion, str], dict[str, Any]]
 def ask_with_memory(mem: Memory, q: EvalQuestion, ablation: str) -> dict[str, Any]:
     """Ask through the public API, and note whether the answer is grounded in what it cites."""
     from ..ask.grounding import check, passage_evidence
+    from ..ask.prompts import project_of
 
     result = mem.ask(
         q.question, project_cwds=q.project_cwds, agent_projects=q.agent_projects, now=q.asked_at, config=ablation
     )
     out = result.to_dict()
     out["read"] = [list(uuids) for uuids in result.read]
-    if result.answer:  # every name, number and date told must stand in what it cites (quote, speaker, day)
-        texts = [passage_evidence(s.quote, name=s.name, ts=s.ts) for s in result.sources]
+    if result.answer:  # every name, number and date told must stand in what it cites (quote, speaker, day, project)
+        texts = [
+            passage_evidence(s.quote, name=s.name, ts=s.ts, project=project_of(mem.session(s.session).cwd))
+            for s in result.sources
+        ]
         out["ungrounded"] = not check(result.answer, texts).ok
     return out
 

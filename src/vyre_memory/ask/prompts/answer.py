@@ -26,7 +26,7 @@ from . import render_passages
 __all__ = ["JSON_SCHEMA", "MAX_TOKENS", "NAME", "VERSION", "AnswerOutput", "parse", "request", "retry_request"]
 
 NAME = "answer"
-VERSION = "1"
+VERSION = "2"
 MAX_TOKENS = 400
 EXCERPT_CHARS = 1600  # a passage is one 1,200-character piece (ask/passages.py) after up to 400 of a tool call
 MAX_KNOWN = 5
@@ -37,9 +37,14 @@ using only the numbered passages given. The person asking is the user: the passa
 their name and mark which text is the user's own words.
 
 Rules:
-- Answer in one short phrase with the current value only: the newest value when it changed, no story,
-  no restating the question. Write names, numbers, dates, versions, file names and identifiers exactly
-  as the passages write them.
+- Answer in one short phrase with the current value only: the newest value when it changed, and not
+  the value it replaced or was moved from (unless the question asks what changed), no story. Put the
+  value first, worded as the passages word it, with its unit and what it counts ("3 of 40 runs",
+  "By $12 a month"), and with the question's own verb where a bare number would be unclear ("She
+  turns 7"). Write names, numbers, dates, versions, file names and identifiers exactly as the passages
+  write them.
+- A length of time or a difference you work out yourself: show what it comes from, as the passages
+  write it ("About 3 weeks (2 May to 23 May)", "By $12 a month ($30 to $42)").
 - Cite the ids of the passages your answer stands on. Cite only passages that say it.
 - A personal fact about the user (family, home, health, work, likes) comes only from the user's own words.
   Never from the assistant, tool output, pasted text, code, tests, examples or a program's brief.
