@@ -207,21 +207,23 @@ def questions(n: int, seed: int = 11) -> list[tuple[str, list[str] | None]]:
 def latencies(
     name: str, fn: Callable[[str, list[str] | None], Any], qs: list[tuple[str, list[str] | None]]
 ) -> dict[str, Any]:
-    """p50/p95/max wall ms of fn over the questions (after one warm-up call); an error is recorded, not raised."""
-    wall = []
+    """p50/p95/max wall ms of fn over the questions (after one warm-up call), and the p50/p95 of this process's
+    CPU ms (what a busy shared machine does not inflate as it does the wall time); an error is recorded, not raised."""
+    wall, cpu = [], []
     try:
         fn(*qs[0])  # warm-up
         for q, scope in qs:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             fn(q, scope)
             wall.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
     except Exception as e:  # a bench reports what broke and goes on
         out: dict[str, Any] = {"error": f"{type(e).__name__}: {e}"}
         print(f"  [{time.strftime('%H:%M:%S')}] {name}: FAILED {out['error']}", flush=True)
         return out
-    ms = np.array(wall) * 1000
+    ms, cpu_ms = np.array(wall) * 1000, np.array(cpu) * 1000
     res = {"p50": float(np.percentile(ms, 50)), "p95": float(np.percentile(ms, 95)), "max": float(ms.max()),
-           "n": len(ms)}
+           "n": len(ms), "cpu_p50": float(np.percentile(cpu_ms, 50)), "cpu_p95": float(np.percentile(cpu_ms, 95))}
     print(f"  [{time.strftime('%H:%M:%S')}] {name}: {fmt_lat(res)}", flush=True)
     return res
 
@@ -329,7 +331,8 @@ def totals(results: dict[str, Any], home: Path) -> dict[str, Any]:
 def fmt_lat(d: dict[str, Any]) -> str:
     if "error" in d:
         return f"FAILED: {d['error']}"
-    return f"p50 {d['p50']:8.1f} ms   p95 {d['p95']:8.1f} ms   max {d['max']:8.1f} ms"
+    return (f"p50 {d['p50']:8.1f} ms   p95 {d['p95']:8.1f} ms   max {d['max']:8.1f} ms   "
+            f"(CPU p50 {d['cpu_p50']:6.1f} ms, p95 {d['cpu_p95']:6.1f} ms)")
 
 
 def print_ingest(r: dict[str, Any]) -> None:
