@@ -3,6 +3,7 @@ Memory.ask and the fast path Memory.answer, database size and peak memory, on a 
 
     .venv/bin/python bench/retrieve.py --turns 100000 [--turns 1000000] [--questions 200] [--keep DIR]
     .venv/bin/python bench/retrieve.py --queries-only DIR/retrieve-1000000/home   (the queries again, on a kept store)
+    .venv/bin/python bench/retrieve.py --resume DIR/retrieve-1000000   (finish a kept run that stopped after ingest)
     .venv/bin/python bench/retrieve.py --turns 100000 --database postgresql://me@host/empty_db   (the PostgreSQL store)
 
 Per size: writes a history of about N stored turns (eval.synth.write_history, sessions spread over ~5
@@ -206,21 +207,23 @@ def questions(n: int, seed: int = 11) -> list[tuple[str, list[str] | None]]:
 def latencies(
     name: str, fn: Callable[[str, list[str] | None], Any], qs: list[tuple[str, list[str] | None]]
 ) -> dict[str, Any]:
-    """p50/p95/max wall ms of fn over the questions (after one warm-up call); an error is recorded, not raised."""
-    wall = []
+    """p50/p95/max wall ms of fn over the questions (after one warm-up call), and the p50/p95 of this process's
+    CPU ms (what a busy shared machine does not inflate as it does the wall time); an error is recorded, not raised."""
+    wall, cpu = [], []
     try:
         fn(*qs[0])  # warm-up
         for q, scope in qs:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             fn(q, scope)
             wall.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
     except Exception as e:  # a bench reports what broke and goes on
         out: dict[str, Any] = {"error": f"{type(e).__name__}: {e}"}
         print(f"  [{time.strftime('%H:%M:%S')}] {name}: FAILED {out['error']}", flush=True)
         return out
-    ms = np.array(wall) * 1000
+    ms, cpu_ms = np.array(wall) * 1000, np.array(cpu) * 1000
     res = {"p50": float(np.percentile(ms, 50)), "p95": float(np.percentile(ms, 95)), "max": float(ms.max()),
-           "n": len(ms)}
+           "n": len(ms), "cpu_p50": float(np.percentile(cpu_ms, 50)), "cpu_p95": float(np.percentile(cpu_ms, 95))}
     print(f"  [{time.strftime('%H:%M:%S')}] {name}: {fmt_lat(res)}", flush=True)
     return res
 
@@ -287,10 +290,37 @@ def build(turns: int, work: Path, seed: int = 7, keep_tree: bool = False) -> dic
     return results
 
 
+def resume(work: Path, n_questions: int) -> dict[str, Any]:
+    """Finish a kept run that stopped part way: the steps after the ingest step (passages from the last indexed
+    turn, facts if the turns changed since the last derive, pseudo-vectors for every passage text), each timed
+    as in a full run, then the queries. The ingest step's figures are in the stopped run's log."""
+    home = work / "home"
+    asked = work.name.removeprefix("retrieve-")
+    results: dict[str, Any] = {"turns_asked": int(asked) if asked.isdigit() else 0}
+    os.environ["VYRE_EMBEDDER"] = "none"
+    with Memory(home, database=DATABASE) as mem:
+        store = mem.store
+        print(f"  resuming {home}: {store.stats()['turns']['total']:,} turns, {store.passage_count():,} passages "
+              f"(indexed through turn {store.indexed_turn():,}), derived: "
+              f"{store.get_meta('derived_corpus') == str(store.corpus_version())}", flush=True)
+        phase(results, "passages", mem.index)
+        if store.get_meta("derived_corpus") != str(store.corpus_version()):
+            phase(results, "derive", lambda: mem.derive(incremental=True))
+        results["vectors"] = phase(results, "pseudo_vectors", lambda: put_pseudo_vectors(mem, HashEmbedder().name))
+        results["turns"] = mem.stats()["turns"]["total"]
+    query_phase(home, questions(n_questions), results)
+    return totals(results, home)
+
+
 def run(turns: int, n_questions: int, work: Path, seed: int = 7, keep_tree: bool = False) -> dict[str, Any]:
     results = build(turns, work, seed, keep_tree)
     query_phase(work / "home", questions(n_questions), results)
-    results["db_bytes"] = db_bytes(work / "home")
+    return totals(results, work / "home")
+
+
+def totals(results: dict[str, Any], home: Path) -> dict[str, Any]:
+    """The database size and the largest phase's peak RSS, added to the figures."""
+    results["db_bytes"] = db_bytes(home)
     phases = [v for v in results.values() if isinstance(v, dict) and "peak_mb" in v]
     peaks = [v["peak_mb"] for v in phases if math.isfinite(v["peak_mb"])]
     results["peak_rss_mb"] = max([*peaks, results["query_peak_mb"]])
@@ -301,7 +331,8 @@ def run(turns: int, n_questions: int, work: Path, seed: int = 7, keep_tree: bool
 def fmt_lat(d: dict[str, Any]) -> str:
     if "error" in d:
         return f"FAILED: {d['error']}"
-    return f"p50 {d['p50']:8.1f} ms   p95 {d['p95']:8.1f} ms   max {d['max']:8.1f} ms"
+    return (f"p50 {d['p50']:8.1f} ms   p95 {d['p95']:8.1f} ms   max {d['max']:8.1f} ms   "
+            f"(CPU p50 {d['cpu_p50']:6.1f} ms, p95 {d['cpu_p95']:6.1f} ms)")
 
 
 def print_ingest(r: dict[str, Any]) -> None:
@@ -374,9 +405,20 @@ def main() -> None:
                     help="time only the queries, over the store an earlier --keep run left (KEEP/retrieve-N/home)")
     ap.add_argument("--database", default=None, metavar="URL",
                     help="measure the PostgreSQL store in this empty database (postgresql://...; one --turns per URL)")
+    ap.add_argument("--resume", metavar="WORK", default=None,
+                    help="finish a kept run (KEEP/retrieve-N) that stopped after the ingest step, then the queries")
     args = ap.parse_args()
     global DATABASE
     DATABASE = args.database
+    if args.resume:
+        done = resume(Path(args.resume), args.questions)
+        header(done, args.questions)
+        for name in ("passages", "derive", "pseudo_vectors"):
+            if name in done:
+                print(f"  {name:17s} {done[name]['seconds']:8.1f} s   peak RSS {done[name]['peak_mb']:,.0f} MB")
+        print_queries(done)
+        print_summary(done)
+        return
     if args.queries_only:
         r: dict[str, Any] = {}
         query_phase(Path(args.queries_only), questions(args.questions), r)

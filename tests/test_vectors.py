@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vyre_memory.errors import StoreError
-from vyre_memory.store.vectors import VectorIndex
+from vyre_memory.store.vectors import VectorIndex, _sorted_unique
 
 ENGINES = ["numpy"] + (["faiss"] if importlib.util.find_spec("faiss") else [])
 
@@ -126,3 +126,22 @@ def test_bad_inputs(tmp_path: Path) -> None:
         VectorIndex.load(tmp_path / "junk.idx")
     with pytest.raises(StoreError):
         VectorIndex.load(tmp_path / "missing.idx")
+
+
+def test_sorted_unique_is_numpy_unique() -> None:
+    """Ids already sorted and distinct (a scope's) are taken as they are; any others as np.unique gives them."""
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 2, 9, 500):
+        for ids in (rng.integers(0, 2 * n + 1, n), np.arange(n, dtype=np.int64), np.arange(n)[::-1], np.ones(n)):
+            ids = np.asarray(ids, dtype=np.int64)
+            assert np.array_equal(_sorted_unique(ids), np.unique(ids))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_allowed_in_any_order_gives_the_same_hits(engine: str) -> None:
+    ids, x = _data(2000, seed=6)
+    idx = VectorIndex(32, engine=engine)
+    idx.add(ids, x)
+    allowed = np.sort(np.random.default_rng(7).choice(ids, 400, replace=False))
+    shuffled = np.random.default_rng(8).permutation(np.concatenate([allowed, allowed[:50]]))
+    assert idx.search(x[3], 20, allowed=allowed) == idx.search(x[3], 20, allowed=shuffled)

@@ -57,6 +57,17 @@ def test_ids_in_matches_the_rows_for_every_scope_and_window(world: Memory) -> No
             assert got == _expected(world, folders, since, until), (folders, since, until)
 
 
+def test_a_scope_asked_again_gets_the_same_ids_and_cannot_change_them(world: Memory) -> None:
+    cwd = sorted({s.cwd for s in world.sessions() if s.cwd})[0]
+    directory = PassageDirectory().refresh(world.store)
+    scope = Scope(project_cwds=(cwd,))
+    first = directory.ids_in(world.store, scope)
+    again = directory.ids_in(world.store, scope)
+    assert again.tolist() == first.tolist() == _expected(world, [cwd], None, None)
+    with pytest.raises(ValueError):
+        again[0] = -1  # a caller that wrote into the kept ids would change every later search
+
+
 def test_keep_filters_given_ids_in_their_order(world: Memory) -> None:
     cwd = sorted({s.cwd for s in world.sessions() if s.cwd})[0]
     directory = PassageDirectory().refresh(world.store)

@@ -40,6 +40,7 @@ class PassageDirectory:
         self._scopes: dict[tuple[object, ...], np.ndarray] = {}
         self._spans: dict[tuple[object, ...], tuple[int, int, int]] = {}
         self._named: dict[tuple[object, ...], tuple[int, frozenset[str]]] = {}
+        self._inside: dict[tuple[object, ...], tuple[int, np.ndarray]] = {}
         self._version = -1
 
     def refresh(self, store: Store) -> PassageDirectory:
@@ -47,7 +48,7 @@ class PassageDirectory:
         with self._lock:
             version = store.corpus_version()
             if version != self._version:
-                self._scopes, self._spans, self._named, self._version = {}, {}, {}, version
+                self._scopes, self._spans, self._named, self._inside, self._version = {}, {}, {}, {}, version
             last = int(self.ids[-1]) if len(self.ids) else 0
             newest = store.passage_count()
             if newest - last > FROM_INDEXES:  # many to read: the indexes alone, not the table's text pages
@@ -120,9 +121,18 @@ class PassageDirectory:
             return (int(hits[0]), int(hits[-1])) if len(hits) else (1, 0)
 
     def ids_in(self, store: Store, scope: Scope, *, since: str | None = None, until: str | None = None) -> np.ndarray:
-        """Sorted ids of the passages inside the scope and the window [since, until)."""
+        """Sorted ids of the passages inside the scope and the window [since, until). With no window, kept
+        until the corpus moves (a project's dense search asks for them with every question)."""
         with self._lock:
-            return self.ids[self._rows_kept(store, scope, slice(None), since, until)]
+            if since is not None or until is not None:
+                return self.ids[self._rows_kept(store, scope, slice(None), since, until)]
+            key = ("ids", scope.project_cwds, scope.agent_projects)
+            cached = self._inside.get(key)
+            if cached is None or cached[0] != len(self.ids):
+                inside = self.ids[self._rows_kept(store, scope, slice(None), None, None)]
+                inside.flags.writeable = False  # shared by every caller
+                cached = self._inside[key] = (len(self.ids), inside)
+            return cached[1]
 
     def sessions_in(self, store: Store, scope: Scope) -> frozenset[str]:
         """The sessions with passages that the scope may read (from the same scope SQL as `ids_in`)."""

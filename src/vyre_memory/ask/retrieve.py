@@ -178,7 +178,7 @@ class Retriever:
         self._df: dict[str, int] = {}
         self._df_version = -1
         self._df_total = -1
-        self._mentions: list[Any] = []
+        self._mentions: list[tuple[Any, frozenset[str]]] = []
         self.session_keys = SessionKeys()
         self.record_keys = RecordKeys()
 
@@ -471,14 +471,15 @@ class Retriever:
         """Passages of the turns that personal facts about this question were read from."""
         version = self.store.facts_version()
         if self._facts_key != version:
-            self._mentions = self.store.fact_mentions()
+            # each mention's names are read once per facts version, not once per question
+            self._mentions = [(m, _mention_names(m.subject, m.object)) for m in self.store.fact_mentions()]
             self._facts_key = version
         if not self._mentions:
             return []
         query = parse_personal_question(question)
         words = set(re.findall(r"[\w']+", question.lower()))
         scored: dict[tuple[str, int], float] = {}
-        for m in self._mentions:
+        for m, names in self._mentions:
             if m.ts and m.ts > horizon:
                 continue
             score = 0.0
@@ -488,7 +489,6 @@ class Retriever:
                 or (query.reverse and query.reverse in m.object.lower())
             ):
                 score += 2.0
-            names = {w for w in re.findall(r"[\w']+", f"{m.subject} {m.object}".lower()) if len(w) > 2} - _COMMON
             if names & words:
                 score += 1.0
             if score:
@@ -567,6 +567,12 @@ _ANSWER_SHAPES: dict[str, re.Pattern[str]] = {
 
 
 _COMMON = STOP | {"user"}  # words in a fact too common to match a question by
+
+
+@lru_cache(maxsize=65536)
+def _mention_names(subject: str, obj: str) -> frozenset[str]:
+    """The words of a fact mention's subject and value that a question can name it by."""
+    return frozenset(w for w in re.findall(r"[\w']+", f"{subject} {obj}".lower()) if len(w) > 2) - _COMMON
 
 
 def _spoken_by_named(row: PassageRow, question: str) -> bool:

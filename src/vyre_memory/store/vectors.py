@@ -63,6 +63,15 @@ def _unit(x: np.ndarray, dim: int) -> np.ndarray:
     return np.ascontiguousarray(x / np.maximum(norms, 1e-12), dtype=np.float32)
 
 
+def _sorted_unique(ids: np.ndarray) -> np.ndarray:
+    """The distinct ids in ascending order, as np.unique gives them, but without its cost when they are so
+    already (a scope's ids come sorted): numpy 2's hashing unique takes ~0.5 s for 300k ids, a sort a tenth."""
+    if len(ids) < 2 or bool(np.all(ids[1:] > ids[:-1])):
+        return ids
+    ordered = np.sort(ids)
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
 class VectorIndex:
     """Top-k cosine search over (row id, vector) pairs; see the module docstring for guarantees."""
 
@@ -129,7 +138,7 @@ class VectorIndex:
             return
         if ids.min() < 0:
             raise ValueError("row ids must be non-negative")
-        if len(np.unique(ids)) != len(ids):
+        if len(_sorted_unique(ids)) != len(ids):
             raise ValueError("duplicate row ids in one add()")
         if self._count and np.isin(ids, self.ids(), assume_unique=True).any():
             raise ValueError("row id already in the index")
@@ -220,7 +229,7 @@ class VectorIndex:
             return []
         q = _unit(query, self.dim)
         if allowed is not None:
-            allowed = np.unique(np.asarray(allowed, dtype=np.int64).reshape(-1))
+            allowed = _sorted_unique(np.asarray(allowed, dtype=np.int64).reshape(-1))
             allowed = allowed[(allowed >= 0) & (allowed <= self._max_id)]
             if len(allowed) == 0:
                 return []
