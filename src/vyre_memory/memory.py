@@ -105,7 +105,8 @@ class Memory:
         call: Callable[..., Any] | None = None,
         stop: Callable[[], bool] | None = None,
     ) -> int:
-        """Embed every passage that has no vector yet, in passage order; returns how many texts were embedded.
+        """Embed every passage that has no vector yet, in priority order (the person's and the assistant's
+        words first, tool output last; `embed_passages`); returns how many texts were embedded.
         With `call` (a server's lock around each store access) questions are answered between batches."""
         embedder = self.embedder
         if embedder is None:
@@ -249,7 +250,7 @@ class Memory:
         `index` (turns not yet in the search index), `embed` (passages without a vector under this
         embedder) and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
         embedder = self.embedder
-        to_embed = self.store.passages_after(self.store.embedded_through(embedder.name)) if embedder else 0
+        to_embed = sum(self.store.passages_to_embed_count(embedder.name)) if embedder else 0
         return {
             "index": bool(self.store.turns_to_index(self.store.indexed_turn(), limit=1)),
             "embed": to_embed,

@@ -12,6 +12,7 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask import retrieve
+from vyre_memory.store.passages import embedded_key
 
 NOW = datetime(2026, 10, 9, 16, 0, tzinfo=UTC)
 
@@ -40,16 +41,18 @@ def test_ingest_writes_the_file_and_a_new_process_reads_it(tmp_path: Path, small
     files = _index_files(home)
     assert len(files) == 1
     with Memory(home) as mem:
-        loads: list[int] = []
+        loads: list[tuple[int, int, int]] = []
         real = mem.store.load_vectors
 
         def spy(model: str, dim: int, after_id: int = 0, **kw: Any):  # type: ignore[no-untyped-def]
-            loads.append(after_id)
-            return real(model, dim, after_id=after_id, **kw)
+            ids, matrix = real(model, dim, after_id=after_id, **kw)
+            loads.append((kw["priority"], after_id, len(ids)))
+            return ids, matrix
 
         mem.store.load_vectors = spy  # type: ignore[method-assign]
         assert [p.id for p in mem.retrieve("webhook verification", now=NOW, config="dense")] == before
-        assert loads and min(loads) > 0, "the new process read the file, then only rows after it"
+        # the typed lines' class is read from where the file ends; no row comes from the database again
+        assert loads and loads[0][:2] == (0, 2) and {n for _, _, n in loads} == {0}, loads
 
 
 def test_new_vectors_after_the_file_are_read_from_the_database(
@@ -86,7 +89,7 @@ def test_a_file_from_another_database_or_ahead_of_it_is_ignored(tmp_path: Path, 
         with mem.store.transaction() as c:
             c.execute("DELETE FROM passages WHERE id = (SELECT MAX(id) FROM passages)")
         moved = retrieve.VectorCache(home)
-        index = moved._load(mem.store, model, mem.embedder.dim)  # type: ignore[union-attr]
+        index, _ = moved._load(mem.store, model, mem.embedder.dim)  # type: ignore[union-attr]
         assert len(index) == 0, "a file holding ids the database does not have is not trusted"
 
 
@@ -106,7 +109,7 @@ def test_a_passage_past_the_embedding_mark_waits_for_it(tmp_path: Path) -> None:
         later = [r[0] for r in mem.store.conn.execute("SELECT text_hash FROM passages WHERE id > ?", (first,))]
         with mem.store.transaction() as c:  # as the other process left it: only the repeated text has a vector
             c.executemany("DELETE FROM vectors WHERE text_hash = ? AND model = ?", [(h, model) for h in later[:-1]])
-            c.execute("UPDATE meta SET value = ? WHERE key = ?", (str(first), f"embedded:{model}"))
+            c.execute("UPDATE meta SET value = ? WHERE key = ?", (str(first), embedded_key(model, 0)))  # typed lines
         cache = retrieve.VectorCache()
         assert len(cache.get(mem.store, model, dim, mem.store.vectors_version()).index or []) == first
         with mem.store.transaction() as c:
@@ -133,5 +136,5 @@ def test_a_file_from_before_a_restore_is_not_read(tmp_path: Path, small_files: N
                 (half,),
             )
         assert mem.store.passage_count() >= half * 2
-        index = retrieve.VectorCache(home)._load(mem.store, model, dim)
+        index, _ = retrieve.VectorCache(home)._load(mem.store, model, dim)
         assert len(index) == 0, "the saved vectors belong to texts the database no longer holds"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -168,10 +169,14 @@ def _run_ingest(
 
         def progress(done: int, total: int, current: str) -> None:
             phase = "embedding" if current == "embedding" else "ingesting"
-            if phase != bar.label:  # reading files (bytes), then embedding passages (count)
-                bar.label, bar.pos = phase, 0
+            if phase != bar.label:  # reading files (bytes), then embedding passages (count): a bar anew
+                bar.label, bar.pos, bar.finished = phase, 0, False
+                bar.start, bar.avg, bar.eta_known = time.time(), [], False  # its time left from its own rate
             bar.length = max(total, 1)
-            bar.update(max(0, done - bar.pos))
+            if done > bar.pos:
+                bar.update(done - bar.pos)
+            else:  # a new phase at 0, or a new total: shown now, not at the first step
+                bar.render_progress()
 
         return mem.ingest(
             paths or None, format=format_name, strict=strict, progress=progress, embed_now_max=embed_now_max
