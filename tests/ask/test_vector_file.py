@@ -13,6 +13,7 @@ from tests.reliability.conftest import TranscriptWriter
 from vyre_memory import Memory
 from vyre_memory.ask import retrieve
 from vyre_memory.store.passages import embedded_key
+from vyre_memory.store.vectors import VectorIndex
 
 NOW = datetime(2026, 10, 9, 16, 0, tzinfo=UTC)
 
@@ -138,3 +139,21 @@ def test_a_file_from_before_a_restore_is_not_read(tmp_path: Path, small_files: N
         assert mem.store.passage_count() >= half * 2
         index, _ = retrieve.VectorCache(home)._load(mem.store, model, dim)
         assert len(index) == 0, "the saved vectors belong to texts the database no longer holds"
+
+
+def test_a_file_from_before_the_priority_classes_is_read_as_holding_every_class_up_to_its_last_row(
+    tmp_path: Path, small_files: None
+) -> None:
+    """Vectors were once built in passage order: such a file holds every vector up to its largest id, so each
+    class is read on from there."""
+    root, home = tmp_path / "projects", tmp_path / "home"
+    _write(root, "shop", ["the refund job retries three times", "deploys go out on fridays", "ci runs on push"])
+    with Memory(home) as mem:
+        mem.ingest([root])
+        model, dim = mem.embedder.name, mem.embedder.dim  # type: ignore[union-attr]
+        path = mem.retriever.vectors._file(mem.store, model)
+        assert path is not None
+        kept = VectorIndex.load(path)
+        kept.save(path, note=retrieve._fingerprint(mem.store, kept.max_id))  # the note as it was written then
+        index, read_through = retrieve.VectorCache(home)._load(mem.store, model, dim)
+        assert len(index) == len(kept) > 0 and read_through == [kept.max_id] * 3
