@@ -151,3 +151,28 @@ def test_progress_is_told_at_the_start_and_after_every_batch(memory: Memory) -> 
     done = [d for d, _ in told]
     assert told[0] == (0, passages) and told[-1] == (passages, passages) and {t for _, t in told} == {passages}
     assert done == sorted(set(done)) and len(told) >= passages // 2  # moving all the way, never only at 100%
+
+
+def test_a_backlog_embedded_while_the_person_waits_goes_in_passage_order(memory: Memory) -> None:
+    """`Memory.index` (the person waits for all of it) embeds in passage order, every mark together; after a
+    run in priority order was cut short, it resumes that run instead, with exactly the rest."""
+    every = [embed for _, _, embed in sorted(r for rows in by_class(memory.store).values() for r in rows)]
+    recording = Recording(memory.embedder)
+    embed_passages(memory.store, recording, batch=4, in_order=True)
+    assert recording.texts == list(dict.fromkeys(every))  # in passage order, each text once
+    last = [max((pid for pid, _, _ in rows), default=0) for rows in by_class(memory.store).values()]
+    assert memory.store.embedded_through(recording.name) == [max(last)] * len(EMBED_CLASSES)
+
+
+def test_a_cut_short_priority_run_is_resumed_in_priority_order(database: str, tmp_path: Path) -> None:
+    mem = Memory(tmp_path / "home", database=database, embedder="hash", user_name="Sam")
+    mem.ingest([DEMO], embed_now_max=0)
+    try:
+        first = Recording(mem.embedder)
+        embed_first_class(mem, first)
+        rest = Recording(mem.embedder)
+        embed_passages(mem.store, rest, in_order=True)  # as Memory.index would, after a kill
+        later = {embed for p in range(1, len(EMBED_CLASSES)) for _, _, embed in by_class(mem.store)[p]}
+        assert sorted(rest.texts) == sorted(later - set(first.texts)) and mem.pending()["embed"] == 0
+    finally:
+        mem.close()

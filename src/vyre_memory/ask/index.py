@@ -57,10 +57,16 @@ def embed_passages(
     call: Callable[..., Any] | None = None,
     batch: int = EMBED_BATCH * 4,
     stop: Callable[[], bool] | None = None,
+    in_order: bool = False,
 ) -> int:
     """Embed passage texts that have no vector under this embedder yet, in priority order (`EMBED_CLASSES`:
     the person's and the assistant's words first, tool output last), each class reading forward from its
     own mark; returns how many texts were embedded.
+
+    `in_order`: in passage order instead, moving every mark together, when every class is marked alike (a
+    backlog embedded while the person waits for all of it; else a run in priority order is resumed). The
+    int8 MiniLM's vectors depend slightly on their batch mates (models/embed.py), and this keeps them those
+    of one pass in passage order.
 
     A passage without a vector is still found by full-text search. Each batch's vectors and its class's
     mark are stored in one transaction, so a kill loses nothing and the next run goes on from the marks.
@@ -73,7 +79,10 @@ def embed_passages(
     total = sum(run(store.passages_to_embed_count, embedder.name))
     if progress and total:
         progress(0, total, "embedding")
-    for priority, last in enumerate(marks):
+    passes: list[tuple[int | None, int]] = list(enumerate(marks))
+    if in_order and len(set(marks)) == 1:
+        passes = [(None, marks[0])]
+    for priority, last in passes:
         while not (stop and stop()):
             todo = run(store.passages_to_embed, embedder.name, priority, last, batch)
             if not todo.through:

@@ -94,23 +94,28 @@ class VectorCache:
             if version != self._seen:
                 added = 0
                 marks = store.embedded_through(model)
-                direct = not any(marks)  # no mark: vectors were put directly, every one is read
-                for priority, mark in enumerate(marks):
-                    while True:  # in chunks: the whole matrix and its raw rows are never held at once
-                        ids, matrix = store.load_vectors(
-                            model,
-                            dim,
-                            after_id=self.read_through[priority],
-                            limit=VECTOR_CHUNK,
-                            through_id=None if direct else mark,
-                            priority=priority,
-                        )
-                        if not len(ids):
-                            break
-                        self.index.add(ids, matrix)
-                        self.read_through[priority], added = int(ids.max()), added + len(ids)
-                    if not direct:  # every passage of the class up to its mark is read: the next read starts there
-                        self.read_through[priority] = max(self.read_through[priority], mark)
+                # no mark at all: vectors were put directly, every one is read
+                through = marks if any(marks) else [1 << 62] * len(marks)
+                while True:  # in chunks and in id order (as one pass would add them), never a row twice
+                    bounds = list(zip(self.read_through, through))
+                    open_ = [(r, t) for r, t in bounds if t > r]  # classes with rows still to read
+                    if not open_:
+                        break
+                    ids, matrix = store.load_vectors(
+                        model,
+                        dim,
+                        after_id=min(r for r, _ in open_),
+                        through_id=max(t for _, t in open_),
+                        limit=VECTOR_CHUNK,
+                        classes=bounds,
+                    )
+                    if not len(ids):
+                        break
+                    self.index.add(ids, matrix)
+                    last, added = int(ids.max()), added + len(ids)
+                    self.read_through = [max(r, min(last, t)) for r, t in zip(self.read_through, through)]
+                if any(marks):  # every passage of each class up to its mark is read: the next read starts there
+                    self.read_through = [max(r, m) for r, m in zip(self.read_through, marks)]
                 self._seen = version
                 if added >= SAVE_FROM_ROWS:  # a long load from the database is not paid twice
                     self._write(store, model)

@@ -233,13 +233,14 @@ class PassageStore:
             c.execute("UPDATE meta SET value = ? WHERE key = 'indexed_turn'", (str(indexed_turn),))
 
     # -- vectors --------------------------------------------------------------------------------
-    def passages_to_embed(self, model: str, priority: int, after_id: int, limit: int) -> EmbedBatch:
-        """The next `limit` passages of one priority class (`EMBED_CLASSES`) after `after_id`, and the texts
-        among them with no vector under `model` yet (a text already embedded is never embedded again).
+    def passages_to_embed(self, model: str, priority: int | None, after_id: int, limit: int) -> EmbedBatch:
+        """The next `limit` passages of one priority class (`EMBED_CLASSES`; of every class when None) after
+        `after_id`, and the texts among them with no vector under `model` yet (a text already embedded is never
+        embedded again).
 
         Each class reads forward from its own mark, so an ingest with nothing new to embed costs nothing.
         """
-        where, params = embed_class_sql(priority)
+        where, params = embed_class_sql(priority) if priority is not None else ("", [])
         rows = self.conn.execute(
             f"SELECT id, text_hash, embed FROM passages p WHERE id > ?{where} ORDER BY id LIMIT ?",
             [after_id, *params, limit],
@@ -319,11 +320,19 @@ class PassageStore:
         after_id: int = 0,
         limit: int = -1,
         through_id: int | None = None,
-        priority: int | None = None,
+        classes: Sequence[tuple[int, int]] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(passage ids, vectors) for the passages after `after_id` (and up to `through_id`; at most `limit`;
-        of one priority class when given) with a vector under `model`."""
-        where, params = embed_class_sql(priority) if priority is not None else ("", [])
+        """(passage ids, vectors) in id order for the passages after `after_id` (and up to `through_id`; at most
+        `limit`) with a vector under `model`; with `classes`, only those of priority class c whose id is in
+        (after, through] of `classes[c]`."""
+        where, params = "", []
+        if classes is not None:
+            parts = []
+            for priority, (after, through) in enumerate(classes):
+                kinds, kind_params = embed_class_sql(priority)
+                parts.append(f"(p.id > ? AND p.id <= ?{kinds})")
+                params += [after, through, *kind_params]
+            where = f" AND ({' OR '.join(parts)})"
         rows = self.conn.execute(
             "SELECT p.id, v.vec FROM passages p JOIN vectors v ON v.text_hash = p.text_hash AND v.model = ? "
             f"WHERE p.id > ? AND p.id <= ?{where} ORDER BY p.id LIMIT ?",
