@@ -96,7 +96,7 @@ class Memory:
         passages = index_passages(self.store, self.config.user_name)
         if embed_now_max is not None and self.pending()["embed"] > embed_now_max:
             return {"passages": passages, "vectors": 0}
-        return {"passages": passages, "vectors": self.embed_backlog(progress)}
+        return {"passages": passages, "vectors": self.embed_backlog(progress, in_order=True)}
 
     def embed_backlog(
         self,
@@ -104,14 +104,19 @@ class Memory:
         *,
         call: Callable[..., Any] | None = None,
         stop: Callable[[], bool] | None = None,
+        in_order: bool = False,
     ) -> int:
-        """Embed every passage that has no vector yet, in passage order; returns how many texts were embedded.
+        """Embed every passage that has no vector yet, in priority order (the person's and the assistant's
+        words first, tool output last; `embed_passages`), or in passage order with `in_order` (what `index`
+        does while the person waits for all of it); returns how many texts were embedded.
         With `call` (a server's lock around each store access) questions are answered between batches."""
         embedder = self.embedder
         if embedder is None:
             return 0
         # short batches: others wait at most one batch, and a progress bar moves every few seconds
-        vectors = embed_passages(self.store, embedder, progress, call=call, batch=EMBED_BATCH, stop=stop)
+        vectors = embed_passages(
+            self.store, embedder, progress, call=call, batch=EMBED_BATCH, stop=stop, in_order=in_order
+        )
         searched_in_database = self.store.searches_in_database  # PostgreSQL keeps its own vector index
         if vectors and not self.store.readonly and not searched_in_database:  # a large index is kept in a file
             run = call or (lambda fn, *args: fn(*args))
@@ -249,7 +254,7 @@ class Memory:
         `index` (turns not yet in the search index), `embed` (passages without a vector under this
         embedder) and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
         embedder = self.embedder
-        to_embed = self.store.passages_after(self.store.embedded_through(embedder.name)) if embedder else 0
+        to_embed = sum(self.store.passages_to_embed_count(embedder.name)) if embedder else 0
         return {
             "index": bool(self.store.turns_to_index(self.store.indexed_turn(), limit=1)),
             "embed": to_embed,

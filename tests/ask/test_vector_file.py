@@ -12,6 +12,8 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask import retrieve
+from vyre_memory.store.passages import embedded_key
+from vyre_memory.store.vectors import VectorIndex
 
 NOW = datetime(2026, 10, 9, 16, 0, tzinfo=UTC)
 
@@ -43,13 +45,15 @@ def test_ingest_writes_the_file_and_a_new_process_reads_it(tmp_path: Path, small
         loads: list[int] = []
         real = mem.store.load_vectors
 
-        def spy(model: str, dim: int, after_id: int = 0, **kw: Any):  # type: ignore[no-untyped-def]
-            loads.append(after_id)
-            return real(model, dim, after_id=after_id, **kw)
+        def spy(model: str, dim: int, **kw: Any):  # type: ignore[no-untyped-def]
+            ids, matrix = real(model, dim, **kw)
+            loads.append(len(ids))
+            return ids, matrix
 
         mem.store.load_vectors = spy  # type: ignore[method-assign]
         assert [p.id for p in mem.retrieve("webhook verification", now=NOW, config="dense")] == before
-        assert loads and min(loads) > 0, "the new process read the file, then only rows after it"
+        # the file holds every class up to its mark: no row comes from the database again
+        assert sum(loads) == 0 and len(mem.retriever.vectors.index or []) == 2, loads
 
 
 def test_new_vectors_after_the_file_are_read_from_the_database(
@@ -86,7 +90,7 @@ def test_a_file_from_another_database_or_ahead_of_it_is_ignored(tmp_path: Path, 
         with mem.store.transaction() as c:
             c.execute("DELETE FROM passages WHERE id = (SELECT MAX(id) FROM passages)")
         moved = retrieve.VectorCache(home)
-        index = moved._load(mem.store, model, mem.embedder.dim)  # type: ignore[union-attr]
+        index, _ = moved._load(mem.store, model, mem.embedder.dim)  # type: ignore[union-attr]
         assert len(index) == 0, "a file holding ids the database does not have is not trusted"
 
 
@@ -106,7 +110,7 @@ def test_a_passage_past_the_embedding_mark_waits_for_it(tmp_path: Path) -> None:
         later = [r[0] for r in mem.store.conn.execute("SELECT text_hash FROM passages WHERE id > ?", (first,))]
         with mem.store.transaction() as c:  # as the other process left it: only the repeated text has a vector
             c.executemany("DELETE FROM vectors WHERE text_hash = ? AND model = ?", [(h, model) for h in later[:-1]])
-            c.execute("UPDATE meta SET value = ? WHERE key = ?", (str(first), f"embedded:{model}"))
+            c.execute("UPDATE meta SET value = ? WHERE key = ?", (str(first), embedded_key(model, 0)))  # typed lines
         cache = retrieve.VectorCache()
         assert len(cache.get(mem.store, model, dim, mem.store.vectors_version()).index or []) == first
         with mem.store.transaction() as c:
@@ -133,5 +137,23 @@ def test_a_file_from_before_a_restore_is_not_read(tmp_path: Path, small_files: N
                 (half,),
             )
         assert mem.store.passage_count() >= half * 2
-        index = retrieve.VectorCache(home)._load(mem.store, model, dim)
+        index, _ = retrieve.VectorCache(home)._load(mem.store, model, dim)
         assert len(index) == 0, "the saved vectors belong to texts the database no longer holds"
+
+
+def test_a_file_from_before_the_priority_classes_is_read_as_holding_every_class_up_to_its_last_row(
+    tmp_path: Path, small_files: None
+) -> None:
+    """Vectors were once built in passage order: such a file holds every vector up to its largest id, so each
+    class is read on from there."""
+    root, home = tmp_path / "projects", tmp_path / "home"
+    _write(root, "shop", ["the refund job retries three times", "deploys go out on fridays", "ci runs on push"])
+    with Memory(home) as mem:
+        mem.ingest([root])
+        model, dim = mem.embedder.name, mem.embedder.dim  # type: ignore[union-attr]
+        path = mem.retriever.vectors._file(mem.store, model)
+        assert path is not None
+        kept = VectorIndex.load(path)
+        kept.save(path, note=retrieve._fingerprint(mem.store, kept.max_id))  # the note as it was written then
+        index, read_through = retrieve.VectorCache(home)._load(mem.store, model, dim)
+        assert len(index) == len(kept) > 0 and read_through == [kept.max_id] * 3

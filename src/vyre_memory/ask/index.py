@@ -2,7 +2,8 @@
 
 Incremental: passages are built for turns after the last indexed one, and vectors only for
 passage texts that have none under the current embedder (cached by text hash, so an
-unchanged text is never embedded twice).
+unchanged text is never embedded twice), in priority order: the person's and the assistant's
+words first, tool output last (`EMBED_CLASSES`).
 """
 
 from __future__ import annotations
@@ -56,25 +57,41 @@ def embed_passages(
     call: Callable[..., Any] | None = None,
     batch: int = EMBED_BATCH * 4,
     stop: Callable[[], bool] | None = None,
+    in_order: bool = False,
 ) -> int:
-    """Embed passage texts that have no vector under this embedder yet, reading forward from the last one done.
+    """Embed passage texts that have no vector under this embedder yet, in priority order (`EMBED_CLASSES`:
+    the person's and the assistant's words first, tool output last), each class reading forward from its
+    own mark; returns how many texts were embedded.
 
-    `call(fn, *args)` runs each store access (a server passes its lock, so the model runs outside it and
-    questions are answered between batches); `stop()` true ends the work after the batch in hand."""
+    `in_order`: in passage order instead, moving every mark together, when every class is marked alike (a
+    backlog embedded while the person waits for all of it; else a run in priority order is resumed). The
+    int8 MiniLM's vectors depend slightly on their batch mates (models/embed.py), and this keeps them those
+    of one pass in passage order.
+
+    A passage without a vector is still found by full-text search. Each batch's vectors and its class's
+    mark are stored in one transaction, so a kill loses nothing and the next run goes on from the marks.
+    `progress(done, total, "embedding")` counts passages, after every batch. `call(fn, *args)` runs each
+    store access (a server passes its lock, so the model runs outside it and questions are answered between
+    batches); `stop()` true ends the work after the batch in hand."""
     run = call or (lambda fn, *args, **kw: fn(*args, **kw))
-    done = 0
-    last = run(store.embedded_through, embedder.name)
-    total = run(store.passages_after, last)
-    while not (stop and stop()):
-        todo = run(store.passages_to_embed, embedder.name, last, batch)
-        if not todo:
-            return done
-        last = max(pid for pid, _, _ in todo)
-        texts = {h: text for _, h, text in todo if h}
-        hashes = list(texts)
-        vectors = embedder.embed([texts[h] for h in hashes]) if hashes else []
-        run(store.put_vectors, embedder.name, list(zip(hashes, vectors)), through_id=last)
-        done += len(hashes)
-        if progress:
-            progress(min(done, total), max(total, done), "embedding")
-    return done
+    embedded = passed = 0
+    marks = run(store.embedded_through, embedder.name)
+    total = sum(run(store.passages_to_embed_count, embedder.name))
+    if progress and total:
+        progress(0, total, "embedding")
+    passes: list[tuple[int | None, int]] = list(enumerate(marks))
+    if in_order and len(set(marks)) == 1:
+        passes = [(None, marks[0])]
+    for priority, last in passes:
+        while not (stop and stop()):
+            todo = run(store.passages_to_embed, embedder.name, priority, last, batch)
+            if not todo.through:
+                break
+            hashes = list(todo.texts)
+            vectors = embedder.embed([todo.texts[h] for h in hashes]) if hashes else []
+            items = list(zip(hashes, vectors))
+            run(store.put_vectors, embedder.name, items, through_id=todo.through, priority=priority)
+            last, embedded, passed = todo.through, embedded + len(hashes), passed + todo.passages
+            if progress:
+                progress(min(passed, total), max(total, passed), "embedding")
+    return embedded

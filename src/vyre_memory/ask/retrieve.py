@@ -23,7 +23,7 @@ import numpy as np
 from ..contract import Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
-from ..store.passages import PassageRow
+from ..store.passages import EMBED_CLASSES, PassageRow
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
 from ..text import STOP, parse_ts
@@ -62,15 +62,18 @@ SAVE_AFTER_SHARE = 0.05  # the file is rewritten once this share of rows came af
 class VectorCache:
     """The passage vectors of one embedder in a vector index, grown as passages get vectors.
 
-    Rows are read up to the embedder's high-water mark (`embedded_through`): a passage past it whose
-    text repeats an embedded one waits for the mark, so the passages before it are never skipped.
+    Passages get vectors in priority order (`EMBED_CLASSES`), each class up to its own mark
+    (`embedded_through`): the cache reads each class's rows forward, up to that class's mark, so a
+    passage past a mark whose text repeats an embedded one waits for the mark, and the passages before
+    it are never skipped; no row is read twice.
 
     With a folder, a large index is also kept in a file there (`save`), so a new process loads it in
     seconds and reads only the rows added since from the database. The file names the database it
     came from (its `store_id`) and the embedder, and carries a fingerprint of the passages it holds
-    (the text hashes of ids spread over its range); a file whose fingerprint the database no longer
-    matches (another database, one restored from a backup) is ignored: the database stays the source
-    of truth. Searches and updates take one lock, so no search reads an index being added to.
+    (the text hashes of ids spread over its range) and how far it read each class; a file whose
+    fingerprint the database no longer matches (another database, one restored from a backup) is
+    ignored: the database stays the source of truth. Searches and updates take one lock, so no search
+    reads an index being added to.
     """
 
     def __init__(self, folder: Path | None = None) -> None:
@@ -79,7 +82,7 @@ class VectorCache:
         self._model: str | None = None
         self._seen = -1
         self._saved_rows = 0
-        self.last_id = 0
+        self.read_through = [0] * len(EMBED_CLASSES)  # the last passage id read, per priority class
         self.index: VectorIndex | None = None
 
     def get(self, store: Store, model: str, dim: int, version: int) -> VectorCache:
@@ -87,19 +90,32 @@ class VectorCache:
         with self._lock:
             if self._model != model or self.index is None:
                 self._model, self._seen, self._saved_rows = model, -1, 0
-                self.index = self._load(store, model, dim)
-                self.last_id = max(0, self.index.max_id)
+                self.index, self.read_through = self._load(store, model, dim)
             if version != self._seen:
                 added = 0
-                through = store.embedded_through(model) or None  # no mark: vectors were put directly
-                while True:  # in chunks: the whole matrix and its raw rows are never held at once
+                marks = store.embedded_through(model)
+                # no mark at all: vectors were put directly, every one is read
+                through = marks if any(marks) else [1 << 62] * len(marks)
+                while True:  # in chunks and in id order (as one pass would add them), never a row twice
+                    bounds = list(zip(self.read_through, through))
+                    open_ = [(r, t) for r, t in bounds if t > r]  # classes with rows still to read
+                    if not open_:
+                        break
                     ids, matrix = store.load_vectors(
-                        model, dim, after_id=self.last_id, limit=VECTOR_CHUNK, through_id=through
+                        model,
+                        dim,
+                        after_id=min(r for r, _ in open_),
+                        through_id=max(t for _, t in open_),
+                        limit=VECTOR_CHUNK,
+                        classes=bounds,
                     )
                     if not len(ids):
                         break
                     self.index.add(ids, matrix)
-                    self.last_id, added = int(ids.max()), added + len(ids)
+                    last, added = int(ids.max()), added + len(ids)
+                    self.read_through = [max(r, min(last, t)) for r, t in zip(self.read_through, through)]
+                if any(marks):  # every passage of each class up to its mark is read: the next read starts there
+                    self.read_through = [max(r, m) for r, m in zip(self.read_through, marks)]
                 self._seen = version
                 if added >= SAVE_FROM_ROWS:  # a long load from the database is not paid twice
                     self._write(store, model)
@@ -111,17 +127,21 @@ class VectorCache:
             return None
         return self.folder / f"vectors-{hashlib.sha256(f'{store_id}|{model}'.encode()).hexdigest()[:16]}.idx"
 
-    def _load(self, store: Store, model: str, dim: int) -> VectorIndex:
+    def _load(self, store: Store, model: str, dim: int) -> tuple[VectorIndex, list[int]]:
+        """The index kept in the file with how far it read each class, when the database still matches it;
+        else an empty one."""
         path = self._file(store, model)
         if path is not None and path.exists():
             try:
                 index = VectorIndex.load(path)
             except StoreError:
                 index = None  # unreadable: rebuilt from the database and written again
-            if index is not None and index.dim == dim and index.note == _fingerprint(store, index.max_id):
-                self._saved_rows = len(index)
-                return index
-        return VectorIndex(dim)
+            if index is not None and index.dim == dim:
+                fingerprint, read_through = _read_note(index.note, index.max_id)
+                if fingerprint == _fingerprint(store, index.max_id):
+                    self._saved_rows = len(index)
+                    return index, read_through
+        return VectorIndex(dim), [0] * len(EMBED_CLASSES)
 
     def save(self, store: Store, model: str, dim: int) -> bool:
         """Bring the index up to date and write its file when it is large and has grown since; True when
@@ -138,7 +158,8 @@ class VectorCache:
         if self._saved_rows and len(index) - self._saved_rows < SAVE_AFTER_SHARE * self._saved_rows:
             return False
         try:
-            index.save(path, note=_fingerprint(store, index.max_id))
+            note = json.dumps({"fingerprint": _fingerprint(store, index.max_id), "read_through": self.read_through})
+            index.save(path, note=note)
         except OSError:
             return False  # a read-only or full disk: the next process loads from the database again
         self._saved_rows = len(index)
@@ -149,6 +170,19 @@ class VectorCache:
             if self.index is None or len(self.index) == 0:
                 return []
             return self.index.search(query, k, allowed)
+
+
+def _read_note(note: str, max_id: int) -> tuple[str, list[int]]:
+    """(fingerprint, the last id read per priority class) from a vector file's note. A file from before the
+    classes holds every vector up to its largest id (then read in passage order): each class read that far."""
+    try:
+        kept = json.loads(note)
+        read_through = [int(i) for i in kept["read_through"]]
+        if len(read_through) == len(EMBED_CLASSES):
+            return str(kept["fingerprint"]), read_through
+    except (ValueError, TypeError, KeyError):
+        pass
+    return note, [max(0, max_id)] * len(EMBED_CLASSES)
 
 
 def _fingerprint(store: Store, max_id: int, samples: int = 16) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contract import Scope
+from ..contract import AGENT_PROMPT, ASSISTANT, COMMAND, COMPACT_SUMMARY, PASTED, THINKING, TYPED, Scope
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,47 @@ class DecisionSource:
     seq: int
     quote: str
     ts: str | None
+
+
+# The order passages get their vectors in (a first large ingest waits hours for all of them): the person's
+# typed words and the assistant's prose first, which most questions are answered from; then other words
+# (summaries, a subagent's brief, reasoning, commands, pasted material); tool calls and their output
+# last (the most text, the least often the answer). Each class keeps its own mark per model in `meta`
+# (`embedded_key`); changing the classes needs a migration of the marks.
+EMBED_CLASSES: tuple[tuple[str, ...], ...] = (
+    (TYPED, ASSISTANT),
+    (COMPACT_SUMMARY, AGENT_PROMPT, THINKING, COMMAND, PASTED),
+    (),  # every other kind: tool calls and their output
+)
+
+
+def embedded_key(model: str, priority: int) -> str:
+    """The `meta` key of one priority class's mark under `model`."""
+    return f"embedded.{priority}:{model}"
+
+
+def embed_priority(kind: str) -> int:
+    """The priority class of a passage of this kind (0 is embedded first)."""
+    return next((i for i, kinds in enumerate(EMBED_CLASSES) if kind in kinds), len(EMBED_CLASSES) - 1)
+
+
+def embed_class_sql(priority: int) -> tuple[str, list[object]]:
+    """The WHERE fragment (after another condition) choosing one priority class of passages aliased `p`."""
+    kinds = EMBED_CLASSES[priority]
+    if kinds:
+        return f" AND p.kind IN ({','.join('?' * len(kinds))})", list(kinds)
+    named = [k for c in EMBED_CLASSES for k in c]
+    return f" AND p.kind NOT IN ({','.join('?' * len(named))})", list(named)
+
+
+@dataclass(frozen=True)
+class EmbedBatch:
+    """What `passages_to_embed` found: the last passage id it covers (0: none left in the class), how many
+    passages it covers, and text hash -> text of those among them still without a vector."""
+
+    through: int
+    passages: int
+    texts: dict[str, str]
 
 
 def scope_sql(scope: Scope, session_alias: str = "s") -> tuple[str, list[object]]:
@@ -192,16 +233,20 @@ class PassageStore:
             c.execute("UPDATE meta SET value = ? WHERE key = 'indexed_turn'", (str(indexed_turn),))
 
     # -- vectors --------------------------------------------------------------------------------
-    def passages_to_embed(self, model: str, after_id: int, limit: int) -> list[tuple[int, str, str]]:
-        """(id, text hash, text) of the next passages after `after_id` whose text has no vector under `model`.
+    def passages_to_embed(self, model: str, priority: int | None, after_id: int, limit: int) -> EmbedBatch:
+        """The next `limit` passages of one priority class (`EMBED_CLASSES`; of every class when None) after
+        `after_id`, and the texts among them with no vector under `model` yet (a text already embedded is never
+        embedded again).
 
-        Reads forward from a high-water mark, so an ingest with nothing new to embed costs nothing.
+        Each class reads forward from its own mark, so an ingest with nothing new to embed costs nothing.
         """
+        where, params = embed_class_sql(priority) if priority is not None else ("", [])
         rows = self.conn.execute(
-            "SELECT id, text_hash, embed FROM passages WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit)
+            f"SELECT id, text_hash, embed FROM passages p WHERE id > ?{where} ORDER BY id LIMIT ?",
+            [after_id, *params, limit],
         ).fetchall()
         if not rows:
-            return []
+            return EmbedBatch(0, 0, {})
         hashes = list({r[1] for r in rows})
         have: set[str] = set()
         for start in range(0, len(hashes), 500):
@@ -213,51 +258,98 @@ class PassageStore:
                     [model, *chunk],
                 )
             )
-        return [(r[0], r[1], r[2]) for r in rows if r[1] not in have] or [(rows[-1][0], "", "")]
+        return EmbedBatch(rows[-1][0], len(rows), {r[1]: r[2] for r in rows if r[1] not in have})
 
-    def passages_after(self, after_id: int) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM passages WHERE id > ?", (after_id,)).fetchone()[0])
+    def passages_to_embed_count(self, model: str) -> list[int]:
+        """How many passages of each priority class are past that class's mark under `model` (wait for a
+        vector, or for the mark to pass a text already embedded)."""
+        marks = self.embedded_through(model)
+        counts = []
+        for priority, mark in enumerate(marks):
+            where, params = embed_class_sql(priority)
+            row = self.conn.execute(f"SELECT COUNT(*) FROM passages p WHERE id > ?{where}", [mark, *params])
+            counts.append(int(row.fetchone()[0]))
+        return counts
 
-    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]], *, through_id: int = 0) -> None:
-        """Store vectors and move the model's high-water mark to `through_id`, in one transaction."""
+    def put_vectors(
+        self,
+        model: str,
+        items: Sequence[tuple[str, np.ndarray]],
+        *,
+        through_id: int = 0,
+        priority: int | None = None,
+    ) -> None:
+        """Store vectors and move the model's mark of one priority class (of every class when `priority` is
+        None) to `through_id`, in one transaction: a kill between two batches loses nothing."""
         with self.transaction() as c:  # type: ignore[attr-defined]
-            c.executemany(
-                "INSERT OR REPLACE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)",
-                [(h, model, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items],
-            )
+            self._insert_vectors(c, model, items)
             if through_id:
-                c.execute(
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    (f"embedded:{model}", str(through_id)),
+                classes = range(len(EMBED_CLASSES)) if priority is None else [priority]
+                c.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = "
+                    f"CAST({self._greatest}(CAST(meta.value AS BIGINT), CAST(excluded.value AS BIGINT)) AS TEXT)",
+                    [(embedded_key(model, p), str(through_id)) for p in classes],
                 )
             c.execute(
                 "INSERT INTO meta (key, value) VALUES ('vectors_version', '1') "
-                "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+                "ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS TEXT)"
             )
 
-    def embedded_through(self, model: str) -> int:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (f"embedded:{model}",)).fetchone()
-        return int(row[0]) if row else 0
+    _greatest = "MAX"  # SQLite's name for the larger of two values
+
+    def _insert_vectors(self, c: Any, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        c.executemany(
+            "INSERT OR REPLACE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)",
+            [(h, model, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items],
+        )
+
+    def embedded_through(self, model: str) -> list[int]:
+        """Each priority class's mark under `model`: every passage of the class up to it has its vector."""
+        keys = [embedded_key(model, p) for p in range(len(EMBED_CLASSES))]
+        rows = dict(self.conn.execute(f"SELECT key, value FROM meta WHERE key IN ({','.join('?' * len(keys))})", keys))
+        return [int(rows.get(k, 0)) for k in keys]
 
     def vectors_version(self) -> int:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'vectors_version'").fetchone()
         return int(row[0]) if row else 0
 
     def load_vectors(
-        self, model: str, dim: int, after_id: int = 0, limit: int = -1, through_id: int | None = None
+        self,
+        model: str,
+        dim: int,
+        after_id: int = 0,
+        limit: int = -1,
+        through_id: int | None = None,
+        classes: Sequence[tuple[int, int]] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(passage ids, vectors) for the passages after `after_id` (and up to `through_id`; at most `limit`)
-        with a vector under `model`."""
+        """(passage ids, vectors) in id order for the passages after `after_id` (and up to `through_id`; at most
+        `limit`) with a vector under `model`; with `classes`, only those of priority class c whose id is in
+        (after, through] of `classes[c]`."""
+        where, params = "", []
+        if classes is not None:
+            parts = []
+            for priority, (after, through) in enumerate(classes):
+                kinds, kind_params = embed_class_sql(priority)
+                parts.append(f"(p.id > ? AND p.id <= ?{kinds})")
+                params += [after, through, *kind_params]
+            where = f" AND ({' OR '.join(parts)})"
         rows = self.conn.execute(
             "SELECT p.id, v.vec FROM passages p JOIN vectors v ON v.text_hash = p.text_hash AND v.model = ? "
-            "WHERE p.id > ? AND p.id <= ? ORDER BY p.id LIMIT ?",
-            (model, after_id, through_id if through_id is not None else 1 << 62, limit),
+            f"WHERE p.id > ? AND p.id <= ?{where} ORDER BY p.id LIMIT ?",
+            [model, after_id, through_id if through_id is not None else 1 << 62, *params, self._limit(limit)],
         ).fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, dim), dtype=np.float32)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
-        return ids, mat
+        return ids, self._matrix([r[1] for r in rows], dim)
+
+    @staticmethod
+    def _limit(limit: int) -> int | None:
+        return limit
+
+    @staticmethod
+    def _matrix(vectors: list[Any], dim: int) -> np.ndarray:
+        return np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), dim)
 
     def passage_hashes(self, ids: Sequence[int]) -> dict[int, str]:
         """The text hash of each of these passages that exists."""

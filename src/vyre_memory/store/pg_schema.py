@@ -205,6 +205,14 @@ MIGRATIONS: list[str] = [
         ('corpus_version', '0'), ('indexed_turn', '0'), ('facts_version', '0'), ('derived_turn', '0'),
         ('graph_version', '0'), ('store_id', replace(gen_random_uuid()::text, '-', ''));
     """,
+    # 2: SQLite's migration 8: vectors are built in priority order, each class with its own mark per model
+    """
+    INSERT INTO meta (key, value)
+        SELECT 'embedded.' || c.n || ':' || substr(m.key, 10), m.value
+        FROM meta m, (VALUES (0), (1), (2)) AS c (n) WHERE m.key LIKE 'embedded:%'
+        ON CONFLICT (key) DO NOTHING;
+    DELETE FROM meta WHERE key LIKE 'embedded:%';
+    """,
 ]
 
 # the tables `vyre db copy` moves, in an order that satisfies the foreign keys; the columns are the

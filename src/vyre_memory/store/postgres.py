@@ -315,46 +315,32 @@ class PostgresStore(Store):
         return [SearchHit(turn=_turn(r), score=float(r["score"]), snippet=r["snip"]) for r in rows]
 
     # -- passages: what SQLite spells its own way -------------------------------------------------
-    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]], *, through_id: int = 0) -> None:
-        """Store vectors (copied in, then upserted) and move the model's high-water mark to `through_id`, in
-        one transaction. The HNSW index of a dimension is built by the first search that needs it: built once
-        over many rows, it costs a fraction of growing it row by row through a first large ingest."""
-        with self.transaction() as c:
-            c.pg.execute(
-                "CREATE TEMP TABLE IF NOT EXISTS vectors_in (text_hash text, model text, dim int, vec vector) "
-                "ON COMMIT DELETE ROWS"
-            )
-            with c.pg.cursor() as cur, cur.copy("COPY vectors_in (text_hash, model, dim, vec) FROM STDIN") as copy:
-                for h, v in items:
-                    copy.write_row((h, model, len(v), np.asarray(v, dtype=np.float32)))
-            c.pg.execute(
-                """INSERT INTO vectors (text_hash, model, dim, vec) SELECT DISTINCT ON (text_hash, model) *
-                   FROM vectors_in ORDER BY text_hash, model
-                   ON CONFLICT (text_hash, model) DO UPDATE SET dim = EXCLUDED.dim, vec = EXCLUDED.vec"""
-            )
-            if through_id:
-                c.execute(
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = "
-                    "GREATEST(CAST(meta.value AS BIGINT), CAST(excluded.value AS BIGINT))::text",
-                    (f"embedded:{model}", str(through_id)),
-                )
-            c.execute(
-                "INSERT INTO meta (key, value) VALUES ('vectors_version', '1') "
-                "ON CONFLICT(key) DO UPDATE SET value = (CAST(meta.value AS BIGINT) + 1)::text"
-            )
+    _greatest = "GREATEST"
 
-    def load_vectors(
-        self, model: str, dim: int, after_id: int = 0, limit: int = -1, through_id: int | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        rows = self.conn.execute(
-            "SELECT p.id, v.vec FROM passages p JOIN vectors v ON v.text_hash = p.text_hash AND v.model = ? "
-            "WHERE p.id > ? AND p.id <= ? ORDER BY p.id LIMIT ?",
-            (model, after_id, through_id if through_id is not None else 1 << 62, limit if limit >= 0 else None),
-        ).fetchall()
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, dim), dtype=np.float32)
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        return ids, np.vstack([np.asarray(r[1].to_numpy(), dtype=np.float32) for r in rows])
+    def _insert_vectors(self, c: Any, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        """Vectors copied in, then upserted in one statement. The HNSW index of a dimension is built by the
+        first search that needs it: built once over many rows, it costs a fraction of growing it row by row
+        through a first large ingest."""
+        c.pg.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS vectors_in (text_hash text, model text, dim int, vec vector) "
+            "ON COMMIT DELETE ROWS"
+        )
+        with c.pg.cursor() as cur, cur.copy("COPY vectors_in (text_hash, model, dim, vec) FROM STDIN") as copy:
+            for h, v in items:
+                copy.write_row((h, model, len(v), np.asarray(v, dtype=np.float32)))
+        c.pg.execute(
+            """INSERT INTO vectors (text_hash, model, dim, vec) SELECT DISTINCT ON (text_hash, model) *
+               FROM vectors_in ORDER BY text_hash, model
+               ON CONFLICT (text_hash, model) DO UPDATE SET dim = EXCLUDED.dim, vec = EXCLUDED.vec"""
+        )
+
+    @staticmethod
+    def _limit(limit: int) -> int | None:
+        return limit if limit >= 0 else None  # LIMIT NULL: no limit
+
+    @staticmethod
+    def _matrix(vectors: list[Any], dim: int) -> np.ndarray:
+        return np.vstack([np.asarray(v.to_numpy(), dtype=np.float32) for v in vectors])
 
     def passage_places(self, after_id: int, limit: int) -> list[tuple[int, str, bytes | None]]:
         rows = self.conn.execute(

@@ -264,6 +264,14 @@ MIGRATIONS: list[str] = [
     DROP TABLE sources;
     ALTER TABLE sources_by_host RENAME TO sources;
     """,
+    # 8: vectors are built in priority order (store/passages.py EMBED_CLASSES), each class with its own mark
+    # per model; a model's one mark from before (everything up to it embedded) becomes each class's mark
+    """
+    INSERT OR IGNORE INTO meta (key, value)
+        SELECT 'embedded.' || c.n || ':' || substr(m.key, 10), m.value
+        FROM meta m, (SELECT 0 AS n UNION ALL SELECT 1 UNION ALL SELECT 2) c WHERE m.key LIKE 'embedded:%';
+    DELETE FROM meta WHERE key LIKE 'embedded:%';
+    """,
 ]
 
 

@@ -3,8 +3,8 @@ while `vyre serve`, the MCP server or `vyre watch` runs; questions are answered 
 full-text search and facts, and from each vector as soon as it is stored.
 
 Guarantees:
-- order: turns into the search index, then facts and graph from new turns, then vectors in passage
-  order, one short batch at a time;
+- order: turns into the search index, then facts and graph from new turns, then vectors in priority
+  order (the person's and the assistant's words first, tool output last), one short batch at a time;
 - the memory's lock (`Gate`) is held only to read a batch and write its vectors, never while the model
   embeds, so asks are answered between batches;
 - progress (passages done, total, time left) is kept for /v1/health and told through `report` every

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -168,10 +169,14 @@ def _run_ingest(
 
         def progress(done: int, total: int, current: str) -> None:
             phase = "embedding" if current == "embedding" else "ingesting"
-            if phase != bar.label:  # reading files (bytes), then embedding passages (count)
-                bar.label, bar.pos = phase, 0
+            if phase != bar.label:  # reading files (bytes), then embedding passages (count): a bar anew
+                bar.label, bar.pos, bar.finished = phase, 0, False
+                bar.start, bar.avg, bar.eta_known = time.time(), [], False  # its time left from its own rate
             bar.length = max(total, 1)
-            bar.update(max(0, done - bar.pos))
+            if done > bar.pos:
+                bar.update(done - bar.pos)
+            else:  # a new phase at 0, or a new total: shown now, not at the first step
+                bar.render_progress()
 
         return mem.ingest(
             paths or None, format=format_name, strict=strict, progress=progress, embed_now_max=embed_now_max
@@ -950,16 +955,26 @@ def hook() -> None:
 def hook_ingest(home: Path | None) -> None:
     """Ingest the one session a hook's JSON input (on stdin) names; never fails the hook (exit 0).
 
+    At SessionEnd up to 2,000 waiting passages are embedded too; a Stop (after every reply) leaves vectors to
+    the MCP server or vyre serve, which build them in the background. While an ingest of the session runs,
+    another hook of it only asks that one for one more round.
+
     \b
     Examples:
       echo '{"hook_event_name": "SessionEnd", "transcript_path": "/path/s.jsonl"}' | vyre hook ingest
     """
-    from .hooks import read_input
+    from ..config import vyre_home
+    from .hooks import one_at_a_time, read_input
+
+    def ingest(event: str) -> None:
+        with Memory(home) as mem:
+            now_max = EMBED_NOW_MAX if event == "SessionEnd" else 0
+            _print_report(mem.ingest(found.paths(), embed_now_max=now_max), mem.stats())
 
     try:
         found = read_input(sys.stdin)
-        with Memory(home) as mem:
-            _print_report(mem.ingest(found.paths(), embed_now_max=EMBED_NOW_MAX), mem.stats())
+        if not one_at_a_time((home or vyre_home()) / "hooks", found.session_id, found.event, ingest):
+            click.echo(f"vyre memory: {found.event}: an ingest of this session is under way; it reads these turns too")
     except Exception as exc:  # a hook must never fail Claude Code: say why, exit 0
         click.echo(f"vyre memory: {exc}; nothing ingested", err=True)
 
