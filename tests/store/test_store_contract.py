@@ -6,16 +6,23 @@ demo/projects (three Claude Code sessions in two projects) is the corpus where o
 
 from __future__ import annotations
 
+import json
+import random
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.ingest.test_pieces import streamed_session
 
 from vyre_memory import Memory
 from vyre_memory.contract import Edge, EdgeSource, Entity, FactSource, Scope
 from vyre_memory.errors import MigrationError
+from vyre_memory.eval.synth import write_history
+from vyre_memory.ingest.runner import IngestSettings
+from vyre_memory.ingest.runner import ingest as run_ingest
 from vyre_memory.store.facts import NewFact
 from vyre_memory.store.open import open_store
 from vyre_memory.store.sqlite import Store
@@ -166,3 +173,64 @@ def test_nearest_passages_match_an_exact_scan_postgres(pg_server: object, tmp_pa
     assert [pid for pid, _ in found] == [pid for pid, _ in exact]
     assert [round(s, 4) for _, s in found] == [round(float(c), 4) for c in np.sort(cosines)[::-1][:5]]
     mem.close()
+
+
+def _ingest_rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """What the ingest step stores, without row ids or file paths."""
+    c = store.conn
+    return {
+        "turns": [
+            tuple(r)
+            for r in c.execute(
+                "SELECT session, seq, uuids, role, kind, name, text, ts, tool_name, tool_input, tool_use_id, "
+                "message_id, parent_uuid, is_error FROM turns ORDER BY session, seq"
+            ).fetchall()
+        ],
+        "sessions": [
+            tuple(r)
+            for r in c.execute(
+                "SELECT id, kind, cwd, title, parent_session, agent_id, turn_count, first_ts, last_ts FROM sessions "
+                "ORDER BY id"
+            ).fetchall()
+        ],
+        "uuids": [
+            tuple(r)
+            for r in c.execute(
+                "SELECT r.uuid, t.session, t.seq FROM record_uuids r JOIN turns t ON t.id = r.turn ORDER BY 1, 2, 3"
+            ).fetchall()
+        ],
+    }
+
+
+def test_files_read_while_they_grow_give_the_rows_of_one_read(make_store: Callable[..., Store], tmp_path: Path) -> None:
+    """Files cut anywhere (inside a message's blocks, between a tool call and its output, mid-line) and read
+    over many runs, then read again under another path (a synced copy), store the rows one read of the
+    whole files stores in SQLite: each engine's writer makes the same decisions (joins, tool names, dedupe)."""
+    tree = tmp_path / "projects"
+    files = [streamed_session(tree), *dict.fromkeys(write_history(tree, sessions=3, seed=5, exchanges=(3, 6)))]
+    reference = open_store(tmp_path / "reference.db")
+    run_ingest(reference, [tree], IngestSettings())
+    expected = _ingest_rows(reference)
+    reference.close()
+    assert any(json.loads(t[2]).__len__() > 1 for t in expected["turns"])  # some turns joined several blocks
+
+    store = make_store()
+    live = tmp_path / "live"
+    rng = random.Random(5)
+    blobs = {p: p.read_bytes() for p in files}
+    cuts = {p: [*sorted(rng.sample(range(1, len(b)), 8)), len(b)] for p, b in blobs.items()}
+    written = dict.fromkeys(files, 0)
+    for step in range(9):
+        for p in files:
+            dest = live / p.relative_to(tree)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            with dest.open("ab") as f:
+                f.write(blobs[p][written[p] : cuts[p][step]])
+            written[p] = cuts[p][step]
+        report = run_ingest(store, [live], IngestSettings(piece_bytes=step % 3 * 4096))
+        assert report.problems == []
+    assert _ingest_rows(store) == expected
+    shutil.copytree(live, tmp_path / "synced")
+    again = run_ingest(store, [tmp_path / "synced"], IngestSettings())
+    assert (again.new_turns, again.duplicates > 0) == (0, True)
+    assert _ingest_rows(store) == expected
