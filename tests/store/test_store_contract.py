@@ -18,6 +18,7 @@ import pytest
 from tests.ingest.test_pieces import streamed_session
 
 from vyre_memory import Memory
+from vyre_memory.ask.index import index_passages
 from vyre_memory.contract import Edge, EdgeSource, Entity, FactSource, Scope
 from vyre_memory.errors import MigrationError
 from vyre_memory.eval.synth import write_history
@@ -176,9 +177,18 @@ def test_nearest_passages_match_an_exact_scan_postgres(pg_server: object, tmp_pa
 
 
 def _ingest_rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
-    """What the ingest step stores, without row ids or file paths."""
+    """What the ingest step and the passage build store, without row ids or file paths."""
+    index_passages(store, "Sam")
     c = store.conn
     return {
+        "passages": [
+            tuple(r)
+            for r in c.execute(
+                # not what is searched and embedded: it names the paths of a turn's first block (a block joined
+                # in a later run adds text, not paths; as in SQLite, see tests/ingest/test_pieces.py)
+                "SELECT session, seq, piece, uuids, kind, ts, text FROM passages ORDER BY session, seq, piece"
+            ).fetchall()
+        ],
         "turns": [
             tuple(r)
             for r in c.execute(
@@ -205,7 +215,8 @@ def _ingest_rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
 def test_files_read_while_they_grow_give_the_rows_of_one_read(make_store: Callable[..., Store], tmp_path: Path) -> None:
     """Files cut anywhere (inside a message's blocks, between a tool call and its output, mid-line) and read
     over many runs, then read again under another path (a synced copy), store the rows one read of the
-    whole files stores in SQLite: each engine's writer makes the same decisions (joins, tool names, dedupe)."""
+    whole files stores in SQLite: each engine's writer makes the same decisions (joins, tool names, dedupe),
+    and passages built as they come (tool calls paired with their outputs) are the same too."""
     tree = tmp_path / "projects"
     files = [streamed_session(tree), *dict.fromkeys(write_history(tree, sessions=3, seed=5, exchanges=(3, 6)))]
     reference = open_store(tmp_path / "reference.db")

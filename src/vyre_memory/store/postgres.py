@@ -34,7 +34,7 @@ import numpy as np
 
 from ..contract import TOOL_CALL, TOOL_OUTPUT, Scope, SearchHit
 from ..errors import StoreError
-from .passages import scope_sql
+from .passages import IndexTurn, scope_sql
 from .pg_schema import KEYS, hnsw_index_sql, migrate
 from .sqlite import (
     _JOINABLE,
@@ -189,6 +189,7 @@ class PostgresStore(Store):
         self._df: dict[str, int] = {}
         self._df_version = -1
         self._indexed: set[int] = set()
+        self._pairs: dict[tuple[str, str], dict[str, tuple[int, tuple[str, ...], str]]] = {}
         self._lock = threading.RLock()
         try:
             pg = psycopg.connect(url, autocommit=True, cursor_factory=psycopg.ClientCursor, connect_timeout=15)
@@ -285,6 +286,31 @@ class PostgresStore(Store):
         return [SearchHit(turn=_turn(r), score=float(r["score"]), snippet=r["snip"]) for r in rows]
 
     # -- passages: what SQLite spells its own way -------------------------------------------------
+    def turns_to_index(self, after_id: int, limit: int = 5000) -> list[IndexTurn]:
+        """As SQLite's; the other halves of their tool calls, which passage building asks for one at a time
+        (`tool_pair`), are fetched with them in one query rather than a round trip each."""
+        turns = super().turns_to_index(after_id, limit)
+        keys = list(dict.fromkeys((t.session, t.tool_use_id) for t in turns if t.tool_use_id))
+        self._pairs = {}
+        if keys:
+            rows = self.conn.pg.execute(
+                "SELECT DISTINCT ON (t.session, t.tool_use_id, t.kind) t.session, t.tool_use_id, t.kind, t.id, "
+                "t.uuids, t.text FROM turns t JOIN unnest(%s::text[], %s::text[]) AS k (session, tool_use_id) "
+                "ON t.session = k.session AND t.tool_use_id = k.tool_use_id "
+                "ORDER BY t.session, t.tool_use_id, t.kind, t.id",
+                ([k[0] for k in keys], [k[1] for k in keys]),
+            ).fetchall()
+            self._pairs = {key: {} for key in keys}
+            for r in rows:
+                self._pairs[(r[0], r[1])][r[2]] = (int(r[3]), tuple(json.loads(r[4])), r[5])
+        return turns
+
+    def tool_pair(self, session: str, tool_use_id: str, kind: str) -> tuple[int, tuple[str, ...], str] | None:
+        fetched = self._pairs.get((session, tool_use_id))
+        if fetched is None:
+            return super().tool_pair(session, tool_use_id, kind)
+        return fetched.get(kind)
+
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]], *, through_id: int = 0) -> None:
         """Store vectors (copied in, then upserted) and move the model's high-water mark to `through_id`, in
         one transaction. The HNSW index of a dimension is built by the first search that needs it: built once
@@ -294,7 +320,9 @@ class PostgresStore(Store):
                 "CREATE TEMP TABLE IF NOT EXISTS vectors_in (text_hash text, model text, dim int, vec vector) "
                 "ON COMMIT DELETE ROWS"
             )
-            with c.pg.cursor() as cur, cur.copy("COPY vectors_in (text_hash, model, dim, vec) FROM STDIN") as copy:
+            sql = "COPY vectors_in (text_hash, model, dim, vec) FROM STDIN (FORMAT BINARY)"
+            with c.pg.cursor() as cur, cur.copy(sql) as copy:
+                copy.set_types(["text", "text", "int4", "vector"])  # binary: no float printed or parsed
                 for h, v in items:
                     copy.write_row((h, model, len(v), np.asarray(v, dtype=np.float32)))
             c.pg.execute(
