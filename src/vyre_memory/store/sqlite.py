@@ -296,11 +296,14 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
 
     # -- ingest ---------------------------------------------------------------------------------
     def source_state(self, path: str) -> SourceState | None:
-        row = self.conn.execute(
-            'SELECT path, format, "offset", line, size, mtime, head, session FROM sources WHERE host = ? AND path = ?',
-            (self.host, path),
-        ).fetchone()
-        return SourceState(*row) if row else None
+        return self.source_states(path).get(path)
+
+    def source_states(self, path: str | None = None) -> dict[str, SourceState]:
+        """This machine's read positions by file (of one file when `path` is given)."""
+        sql = 'SELECT path, format, "offset", line, size, mtime, head, session FROM sources WHERE host = ?'
+        args: tuple[str, ...] = (self.host,) if path is None else (self.host, path)
+        rows = self.conn.execute(sql + (" AND path = ?" if path is not None else ""), args).fetchall()
+        return {r[0]: SourceState(*r) for r in rows}
 
     def session_flags(self, session_id: str) -> tuple[str | None, str | None, bool] | None:
         """What a stored session already knows of who ran it: (cwd, entrypoint, headless hint)."""
