@@ -11,6 +11,7 @@ import random
 import shutil
 import sqlite3
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -21,9 +22,10 @@ from vyre_memory import Memory
 from vyre_memory.ask.index import index_passages
 from vyre_memory.contract import Edge, EdgeSource, Entity, FactSource, Scope
 from vyre_memory.errors import MigrationError
-from vyre_memory.eval.synth import write_history
+from vyre_memory.eval.synth import SessionWriter, encode_cwd, write_history
 from vyre_memory.ingest.runner import IngestSettings
 from vyre_memory.ingest.runner import ingest as run_ingest
+from vyre_memory.store import postgres
 from vyre_memory.store.facts import NewFact
 from vyre_memory.store.open import open_store
 from vyre_memory.store.sqlite import Store
@@ -245,3 +247,36 @@ def test_files_read_while_they_grow_give_the_rows_of_one_read(make_store: Callab
     again = run_ingest(store, [tmp_path / "synced"], IngestSettings())
     assert (again.new_turns, again.duplicates > 0) == (0, True)
     assert _ingest_rows(store) == expected
+
+
+def test_a_common_word_is_ranked_over_the_scopes_own_matches(
+    make_store: Callable[..., Store], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When a word matches more passages than full-text search ranks (PostgreSQL's POSTINGS_BUDGET, made
+    small here), a project's scope ranks its own matches: an old project is not crowded out by everyone's
+    newer matches, and a scope with fewer matches than the budget has every one of them ranked."""
+    store = make_store()
+    old, new = "/home/sam/code/old-app", "/home/sam/code/new-app"
+    for n, (cwd, sessions) in enumerate([(old, 1), (new, 6)]):  # the old project's passages come first
+        tree = tmp_path / f"tree{n}"
+        for i in range(sessions):
+            w = SessionWriter(cwd, f"{n}{i:07d}-1111-4222-8333-444455556666", datetime(2025 + n, 3, 1 + i, tzinfo=UTC))
+            for step in range(5):
+                w.user(f"the deploy of {cwd.rsplit('/', 1)[1]} failed at step {step}" + " again" * (step * i % 4))
+            w.write(tree / encode_cwd(cwd) / f"{w.session_id}.jsonl")
+        run_ingest(store, [tree], IngestSettings())
+    index_passages(store, "Sam")
+
+    def ranked(budget: int, folder: str | None) -> list[tuple[int, float]]:
+        monkeypatch.setattr(postgres, "POSTINGS_BUDGET", budget)
+        return store.full_text(["deploy"], Scope.of([folder] if folder else None))
+
+    everyone = ranked(10**6, None)
+    assert len(everyone) == 35
+    in_old = ranked(8, old)
+    assert in_old == ranked(10**6, old)  # all five, ranked as with no budget at all
+    assert {p.cwd for p in store.passages_by_id([i for i, _ in in_old]).values()} == {old}
+    assert len(in_old) == 5
+    capped = ranked(8, new)  # thirty matches: PostgreSQL ranks the latest eight, SQLite (FTS5) all of them
+    assert {p.cwd for p in store.passages_by_id([i for i, _ in capped]).values()} == {new}
+    assert len(capped) == (8 if store.searches_in_database else 30)

@@ -409,15 +409,18 @@ class PostgresStore(Store):
     ) -> list[tuple[int, float]]:
         """(passage id, score) best first, ranked inside the database: each word's `ts_rank` (its frequency
         in the passage, over the log of the passage's length) weighted by the word's BM25 idf, summed.
-        The scope and the time window are in the query itself."""
+        The scope and the time window are in the query itself.
+
+        ts_rank reads each match's tsvector, so about POSTINGS_BUDGET matches are ranked at most: the
+        commonest words are left out first (their idf weighs least), and when even the rarest is that
+        common, the latest POSTINGS_BUDGET of its matches inside the scope and the window are ranked (ids
+        follow ingest order); a scope with fewer matches has every one of them ranked."""
         words = [w for w in dict.fromkeys(words) if w]
         if not words:
             return []
         total = max(1, self.passage_count())
         version = self.corpus_version()
         counts = {w: self._word_count(w, version) for w in words}
-        # ts_rank reads every match's tsvector: rank about POSTINGS_BUDGET matches at most, leaving the
-        # commonest words out first and, when even the rarest is that common, ranking its latest matches
         chosen: list[str] = []
         spent = 0
         for w in sorted(words, key=lambda w: (counts[w], w)):
@@ -428,14 +431,15 @@ class PostgresStore(Store):
         words = [w for w in words if w in chosen]
         idf = {w: _idf(counts[w], total) for w in words}
         first, last = ids or (0, 1 << 62)
-        if spent > POSTINGS_BUDGET:
-            first = max(first, int(total - total * POSTINGS_BUDGET / spent))  # ids follow ingest order
         where, params = scope_sql(scope)
         time_sql = _window(since, until, params)
         rank = " + ".join(f"{idf[w]:.6f} * ts_rank(p.tsv, websearch_to_tsquery('{TEXT_CONFIG}', ?), 1)" for w in words)
-        sql = f"""SELECT p.id, {rank} AS score FROM passages p JOIN sessions s ON s.id = p.session
-                  WHERE p.tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) AND p.id BETWEEN ? AND ?
-                    AND {where}{time_sql}
+        matches = f"""SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session
+                      WHERE p.tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) AND p.id BETWEEN ? AND ?
+                        AND {where}{time_sql}"""
+        if spent > POSTINGS_BUDGET:  # the scope's latest matches, found without reading a tsvector
+            matches += f" ORDER BY p.id DESC LIMIT {POSTINGS_BUDGET}"
+        sql = f"""SELECT p.id, {rank} AS score FROM passages p JOIN ({matches}) m ON m.id = p.id
                   ORDER BY score DESC, p.id LIMIT ?"""
         args = [*(_or_query([w]) for w in words), _or_query(words), first, last, *params, limit]
         return [(int(r[0]), float(r[1])) for r in self.conn.execute(sql, args).fetchall()]
