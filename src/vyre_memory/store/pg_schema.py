@@ -205,6 +205,8 @@ MIGRATIONS: list[str] = [
         ('corpus_version', '0'), ('indexed_turn', '0'), ('facts_version', '0'), ('derived_turn', '0'),
         ('graph_version', '0'), ('store_id', replace(gen_random_uuid()::text, '-', ''));
     """,
+    # 2: a project scope's latest passages, read from the index alone (full text past its ranking budget)
+    "CREATE INDEX passages_session_id ON passages (session, id);",
 ]
 
 # the tables `vyre db copy` moves, in an order that satisfies the foreign keys; the columns are the

@@ -413,8 +413,9 @@ class PostgresStore(Store):
 
         ts_rank reads each match's tsvector, so about POSTINGS_BUDGET matches are ranked at most: the
         commonest words are left out first (their idf weighs least), and when even the rarest is that
-        common, the latest POSTINGS_BUDGET of its matches inside the scope and the window are ranked (ids
-        follow ingest order); a scope with fewer matches has every one of them ranked."""
+        common, the latest passages of the scope and the window (ids follow ingest order), as many as
+        would hold about POSTINGS_BUDGET of its matches, are searched and ranked: a scope with fewer
+        passages than that has every match ranked."""
         words = [w for w in dict.fromkeys(words) if w]
         if not words:
             return []
@@ -434,14 +435,29 @@ class PostgresStore(Store):
         where, params = scope_sql(scope)
         time_sql = _window(since, until, params)
         rank = " + ".join(f"{idf[w]:.6f} * ts_rank(p.tsv, websearch_to_tsquery('{TEXT_CONFIG}', ?), 1)" for w in words)
-        matches = f"""SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session
-                      WHERE p.tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) AND p.id BETWEEN ? AND ?
-                        AND {where}{time_sql}"""
-        if spent > POSTINGS_BUDGET:  # the scope's latest matches, found without reading a tsvector
-            matches += f" ORDER BY p.id DESC LIMIT {POSTINGS_BUDGET}"
-        sql = f"""SELECT p.id, {rank} AS score FROM passages p JOIN ({matches}) m ON m.id = p.id
-                  ORDER BY score DESC, p.id LIMIT ?"""
-        args = [*(_or_query([w]) for w in words), _or_query(words), first, last, *params, limit]
+        query = f"websearch_to_tsquery('{TEXT_CONFIG}', ?)"
+        ranks = [_or_query([w]) for w in words]
+        if spent <= POSTINGS_BUDGET:
+            sql = f"""SELECT p.id, {rank} AS score FROM passages p JOIN sessions s ON s.id = p.session
+                      WHERE p.tsv @@ {query} AND p.id BETWEEN ? AND ? AND {where}{time_sql}
+                      ORDER BY score DESC, p.id LIMIT ?"""
+            args = [*ranks, _or_query(words), first, last, *params, limit]
+        else:
+            # More matches than ranking affords: the scope's latest passages, as many as hold about
+            # POSTINGS_BUDGET of them (the words' share of all passages says how many), are searched and
+            # ranked. They are found without reading a tsvector: a project scope's from the (session, id)
+            # index of its sessions' passages, the person's own by walking ids down.
+            reach = max(POSTINGS_BUDGET, math.ceil(POSTINGS_BUDGET * total / spent))
+            if scope.folders() is None:
+                latest = f"""SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session
+                             WHERE p.id BETWEEN ? AND ? AND {where}{time_sql}"""
+            else:
+                latest = f"""SELECT p.id FROM passages p WHERE p.id BETWEEN ? AND ?
+                             AND p.session = ANY(ARRAY(SELECT s.id FROM sessions s WHERE {where})){time_sql}"""
+            sql = f"""SELECT p.id, {rank} AS score FROM passages p
+                      JOIN ({latest} ORDER BY p.id DESC LIMIT {reach}) m ON m.id = p.id
+                      WHERE p.tsv @@ {query} ORDER BY score DESC, p.id LIMIT ?"""
+            args = [*ranks, first, last, *params, _or_query(words), limit]
         return [(int(r[0]), float(r[1])) for r in self.conn.execute(sql, args).fetchall()]
 
     def _word_count(self, word: str, version: int) -> int:
