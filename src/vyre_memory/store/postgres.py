@@ -126,13 +126,13 @@ class _Cursor:
             self.lastrowid = int(row[0]) if row else None
 
     def fetchone(self) -> Any:
-        return self._cursor.fetchone() if self._cursor is not None else None
+        return self._cursor.fetchone()
 
     def fetchall(self) -> list[Any]:
-        return list(self._cursor.fetchall()) if self._cursor is not None else []
+        return list(self._cursor.fetchall())
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._cursor) if self._cursor is not None else iter(())
+        return iter(self._cursor)
 
 
 class _Connection:
