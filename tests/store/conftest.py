@@ -1,6 +1,6 @@
 """The store contract runs on both engines: SQLite in tmp_path, and a real PostgreSQL with pgvector
-(one server for the whole run, started on a free local port by tests/pg_server.py, a fresh database
-per test). PostgreSQL test ids carry `postgres`, so `pytest -k postgres` selects them."""
+(one server for the whole run, `pg_server` in tests/conftest.py, a fresh database per test).
+PostgreSQL test ids carry `postgres`, so `pytest -k postgres` selects them."""
 
 from __future__ import annotations
 
@@ -8,21 +8,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from tests.pg_server import PgServer
 
 from vyre_memory.store.open import open_store
 from vyre_memory.store.sqlite import Store
 
 ENGINES = ["sqlite", "postgres"]
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer]:
-    server = PgServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(params=ENGINES)

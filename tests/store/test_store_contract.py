@@ -6,16 +6,26 @@ demo/projects (three Claude Code sessions in two projects) is the corpus where o
 
 from __future__ import annotations
 
+import json
+import random
+import shutil
 import sqlite3
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.ingest.test_pieces import streamed_session
 
 from vyre_memory import Memory
+from vyre_memory.ask.index import index_passages
 from vyre_memory.contract import Edge, EdgeSource, Entity, FactSource, Scope
 from vyre_memory.errors import MigrationError
+from vyre_memory.eval.synth import SessionWriter, encode_cwd, write_history
+from vyre_memory.ingest.runner import IngestSettings
+from vyre_memory.ingest.runner import ingest as run_ingest
+from vyre_memory.store import postgres
 from vyre_memory.store.facts import NewFact
 from vyre_memory.store.open import open_store
 from vyre_memory.store.passages import EMBED_CLASSES
@@ -168,3 +178,107 @@ def test_nearest_passages_match_an_exact_scan_postgres(pg_server: object, tmp_pa
     assert [pid for pid, _ in found] == [pid for pid, _ in exact]
     assert [round(s, 4) for _, s in found] == [round(float(c), 4) for c in np.sort(cosines)[::-1][:5]]
     mem.close()
+
+
+def _ingest_rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """What the ingest step and the passage build store, without row ids or file paths."""
+    index_passages(store, "Sam")
+    c = store.conn
+    return {
+        "passages": [
+            tuple(r)
+            for r in c.execute(
+                # not what is searched and embedded: it names the paths of a turn's first block (a block joined
+                # in a later run adds text, not paths; as in SQLite, see tests/ingest/test_pieces.py)
+                "SELECT session, seq, piece, uuids, kind, ts, text FROM passages ORDER BY session, seq, piece"
+            ).fetchall()
+        ],
+        "turns": [
+            tuple(r)
+            for r in c.execute(
+                "SELECT session, seq, uuids, role, kind, name, text, ts, tool_name, tool_input, tool_use_id, "
+                "message_id, parent_uuid, is_error FROM turns ORDER BY session, seq"
+            ).fetchall()
+        ],
+        "sessions": [
+            tuple(r)
+            for r in c.execute(
+                "SELECT id, kind, cwd, title, parent_session, agent_id, turn_count, first_ts, last_ts FROM sessions "
+                "ORDER BY id"
+            ).fetchall()
+        ],
+        "uuids": [
+            tuple(r)
+            for r in c.execute(
+                "SELECT r.uuid, t.session, t.seq FROM record_uuids r JOIN turns t ON t.id = r.turn ORDER BY 1, 2, 3"
+            ).fetchall()
+        ],
+    }
+
+
+def test_files_read_while_they_grow_give_the_rows_of_one_read(make_store: Callable[..., Store], tmp_path: Path) -> None:
+    """Files cut anywhere (inside a message's blocks, between a tool call and its output, mid-line) and read
+    over many runs, then read again under another path (a synced copy), store the rows one read of the
+    whole files stores in SQLite: each engine's writer makes the same decisions (joins, tool names, dedupe),
+    and passages built as they come (tool calls paired with their outputs) are the same too."""
+    tree = tmp_path / "projects"
+    files = [streamed_session(tree), *dict.fromkeys(write_history(tree, sessions=3, seed=5, exchanges=(3, 6)))]
+    reference = open_store(tmp_path / "reference.db")
+    run_ingest(reference, [tree], IngestSettings())
+    expected = _ingest_rows(reference)
+    reference.close()
+    assert any(json.loads(t[2]).__len__() > 1 for t in expected["turns"])  # some turns joined several blocks
+
+    store = make_store()
+    live = tmp_path / "live"
+    rng = random.Random(5)
+    blobs = {p: p.read_bytes() for p in files}
+    cuts = {p: [*sorted(rng.sample(range(1, len(b)), 8)), len(b)] for p, b in blobs.items()}
+    written = dict.fromkeys(files, 0)
+    for step in range(9):
+        for p in files:
+            dest = live / p.relative_to(tree)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            with dest.open("ab") as f:
+                f.write(blobs[p][written[p] : cuts[p][step]])
+            written[p] = cuts[p][step]
+        report = run_ingest(store, [live], IngestSettings(piece_bytes=step % 3 * 4096))
+        assert report.problems == []
+    assert _ingest_rows(store) == expected
+    shutil.copytree(live, tmp_path / "synced")
+    again = run_ingest(store, [tmp_path / "synced"], IngestSettings())
+    assert (again.new_turns, again.duplicates > 0) == (0, True)
+    assert _ingest_rows(store) == expected
+
+
+def test_a_common_word_is_ranked_over_the_scopes_own_matches(
+    make_store: Callable[..., Store], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When a word matches more passages than full-text search ranks (PostgreSQL's POSTINGS_BUDGET, made
+    small here), a project's scope ranks its own matches: an old project is not crowded out by everyone's
+    newer matches, and a scope with fewer matches than the budget has every one of them ranked."""
+    store = make_store()
+    old, new = "/home/sam/code/old-app", "/home/sam/code/new-app"
+    for n, (cwd, sessions) in enumerate([(old, 1), (new, 6)]):  # the old project's passages come first
+        tree = tmp_path / f"tree{n}"
+        for i in range(sessions):
+            w = SessionWriter(cwd, f"{n}{i:07d}-1111-4222-8333-444455556666", datetime(2025 + n, 3, 1 + i, tzinfo=UTC))
+            for step in range(5):
+                w.user(f"the deploy of {cwd.rsplit('/', 1)[1]} failed at step {step}" + " again" * (step * i % 4))
+            w.write(tree / encode_cwd(cwd) / f"{w.session_id}.jsonl")
+        run_ingest(store, [tree], IngestSettings())
+    index_passages(store, "Sam")
+
+    def ranked(budget: int, folder: str | None) -> list[tuple[int, float]]:
+        monkeypatch.setattr(postgres, "POSTINGS_BUDGET", budget)
+        return store.full_text(["deploy"], Scope.of([folder] if folder else None))
+
+    everyone = ranked(10**6, None)
+    assert len(everyone) == 35
+    in_old = ranked(8, old)
+    assert in_old == ranked(10**6, old)  # all five, ranked as with no budget at all
+    assert {p.cwd for p in store.passages_by_id([i for i, _ in in_old]).values()} == {old}
+    assert len(in_old) == 5
+    capped = ranked(8, new)  # thirty matches: PostgreSQL ranks the latest eight, SQLite (FTS5) all of them
+    assert {p.cwd for p in store.passages_by_id([i for i, _ in capped]).values()} == {new}
+    assert len(capped) == (8 if store.searches_in_database else 30)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..contract import Cursor, IngestReport, ParseBatch, Problem
 from ..errors import IngestError, StrictIngestError
-from ..store.sqlite import SourceBatch, Store
+from ..store.sqlite import SourceBatch, SourceState, Store
 from .formats import SourceFormat, detect, formats, get_format, parse_pieces
 from .labels import session_kind
 
@@ -121,8 +121,8 @@ def _plan_folder(
     return work
 
 
-def _format_of(store: Store, path: Path) -> str | None:
-    state = store.source_state(str(path))
+def _format_of(states: dict[str, SourceState], path: Path) -> str | None:
+    state = states.get(str(path))
     return state.format if state else None
 
 
@@ -175,7 +175,8 @@ def ingest(
     started = time.perf_counter()
     report = IngestReport()
     skipped: dict[str, str] = {}
-    work = plan(paths, format_name, skipped, known=lambda f: _format_of(store, f))
+    states = store.source_states()  # read once: a shared database answers each question a round trip away
+    work = plan(paths, format_name, skipped, known=lambda f: _format_of(states, f))
     report.files_seen = len(work) + len(skipped)
     report.files_skipped = skipped
     for fmt, _ in work:
@@ -193,7 +194,7 @@ def ingest(
     for (fmt, f), size in zip(work, sizes):
         if progress:
             progress(done, total, str(f))
-        for parsed, nbytes in read_pieces(store, fmt, f, settings, report, piece_bytes):
+        for parsed, nbytes in read_pieces(store, fmt, f, settings, report, piece_bytes, states.get(str(f))):
             pending.append(parsed)
             pending_bytes += nbytes
             # Several small files share one transaction (fewer commits); a file's piece is never split,
@@ -218,11 +219,19 @@ def ingest(
 
 
 def read_pieces(
-    store: Store, fmt: SourceFormat, path: Path, settings: IngestSettings, report: IngestReport, piece_bytes: int
+    store: Store,
+    fmt: SourceFormat,
+    path: Path,
+    settings: IngestSettings,
+    report: IngestReport,
+    piece_bytes: int,
+    state: SourceState | None,
 ) -> Iterator[tuple[SourceBatch, int]]:
-    """Parse what is new in one file: (batch, input bytes it covers) per piece of about `piece_bytes`
-    (0: one piece); nothing when nothing changed or it cannot be read. Write each piece before
-    asking for the next: a later piece's session flags are merged with what the store holds."""
+    """Parse what is new in one file since `state`, its read position when the run began: (batch, input
+    bytes it covers) per piece of about `piece_bytes` (0: one piece); nothing when nothing changed or it
+    cannot be read. Write each piece before asking for the next: a later piece's session flags are merged
+    with what the store holds. (A position another run on this machine moved since is read again from the
+    older one: record uuids keep that from storing anything twice.)"""
     key = str(path)
     try:
         st = path.stat()
@@ -230,7 +239,6 @@ def read_pieces(
     except OSError as exc:
         report.problems.append(str(Problem(key, 0, f"cannot read: {exc.strerror or exc}")))
         return
-    state = store.source_state(key)
     cursor = Cursor()
     if state is not None:
         unchanged = state.size == st.st_size and state.mtime == st.st_mtime and state.head == head

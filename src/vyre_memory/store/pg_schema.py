@@ -205,7 +205,9 @@ MIGRATIONS: list[str] = [
         ('corpus_version', '0'), ('indexed_turn', '0'), ('facts_version', '0'), ('derived_turn', '0'),
         ('graph_version', '0'), ('store_id', replace(gen_random_uuid()::text, '-', ''));
     """,
-    # 2: SQLite's migration 8: vectors are built in priority order, each class with its own mark per model
+    # 2: a project scope's latest passages, read from the index alone (full text past its ranking budget)
+    "CREATE INDEX passages_session_id ON passages (session, id);",
+    # 3: SQLite's migration 8: vectors are built in priority order, each class with its own mark per model
     """
     INSERT INTO meta (key, value)
         SELECT 'embedded.' || c.n || ':' || substr(m.key, 10), m.value

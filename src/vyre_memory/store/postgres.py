@@ -8,7 +8,9 @@ It keeps every guarantee of the SQLite store (`sqlite.py`), and adds:
 - searches inside the database: full-text ranking over a `tsvector` GIN index (`full_text`), nearest
   passages over a pgvector HNSW index (`nearest`), each with the scope and time window in its SQL, so
   rows outside a caller's scope never leave the database;
-- each session keeps the machine it was ingested on (`host`), and read positions are kept per machine.
+- each session keeps the machine it was ingested on (`host`), and read positions are kept per machine;
+- an ingest batch is a few round trips, not a few per turn (`BulkIngestWriter`: the rows its decisions
+  read are fetched up front, the new turns and record uuids are sent with COPY).
 
 The SQL the two engines share is written once, in the mixins of the SQLite store; `_Connection` runs
 it here (placeholders and SQLite's INSERT OR IGNORE/REPLACE spelled as PostgreSQL wants). What only
@@ -23,17 +25,29 @@ import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..contract import Scope, SearchHit
+from ..contract import TOOL_CALL, TOOL_OUTPUT, Scope, SearchHit
 from ..errors import StoreError
-from .passages import scope_sql
+from .passages import IndexTurn, scope_sql
 from .pg_schema import KEYS, hnsw_index_sql, migrate
-from .sqlite import _TURN_COLUMNS, BatchResult, SourceBatch, Store, _turn, default_host
+from .sqlite import (
+    _JOINABLE,
+    _TURN_COLUMNS,
+    COUNT_TURNS,
+    NEW_TURN_COLUMNS,
+    UPDATE_TURN,
+    IngestWriter,
+    SourceBatch,
+    Store,
+    _turn,
+    default_host,
+)
 
 WRITE_LOCK = 0x7679_7265_0002  # pg_advisory_xact_lock key taken by every write transaction
 DERIVE_LOCK = 0x7679_7265_0003  # pg_advisory_lock key held while facts and the graph are derived
@@ -112,20 +126,13 @@ class _Cursor:
             self.lastrowid = int(row[0]) if row else None
 
     def fetchone(self) -> Any:
-        return self._cursor.fetchone() if self._cursor is not None else None
+        return self._cursor.fetchone()
 
     def fetchall(self) -> list[Any]:
-        return list(self._cursor.fetchall()) if self._cursor is not None else []
+        return list(self._cursor.fetchall())
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._cursor) if self._cursor is not None else iter(())
-
-
-# the shared ingest SQL asks, per record uuid, whether it is stored (sqlite._stored), and writes each
-# turn's uuids apart: over a network each is a round trip, so within one write transaction the uuids of
-# the whole batch are looked up at once and the new ones sent in one statement at its end
-_STORED_QUERY = "SELECT t.kind, t.text, t.message_id, t.session FROM record_uuids r"
-_UUID_INSERT = "INSERT INTO record_uuids (uuid, turn) VALUES (?, ?)"
+        return iter(self._cursor)
 
 
 class _Connection:
@@ -133,34 +140,8 @@ class _Connection:
 
     def __init__(self, pg: Any) -> None:
         self.pg = pg
-        self.batch_uuids: list[str] = []  # the record uuids a write_batches call is about to store
-        self._present: set[str] | None = None  # which of them the database holds (this transaction)
-        self._pending: list[tuple[str, int]] = []  # record uuids written, not yet sent
-        self._asked: set[str] = set()
-
-    def begin(self) -> None:
-        self._present, self._pending = None, []
-
-    def flush(self) -> None:
-        if self._pending:
-            uuids, turns = zip(*self._pending)
-            self._pending = []
-            self.pg.execute(
-                "INSERT INTO record_uuids (uuid, turn) SELECT * FROM unnest(%s::text[], %s::bigint[])",
-                (list(uuids), list(turns)),
-            )
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> _Cursor:
-        if sql.startswith(_STORED_QUERY) and params and self.batch_uuids:
-            if self._present is None:
-                rows = self.pg.execute(
-                    "SELECT DISTINCT uuid FROM record_uuids WHERE uuid = ANY(%s)", (self.batch_uuids,)
-                ).fetchall()
-                self._present, self._asked = {r[0] for r in rows}, set(self.batch_uuids)
-            if params[0] not in self._present and params[0] in self._asked:
-                return _Cursor(None)
-        if "record_uuids" in sql:
-            self.flush()
         text, returning = _translate_sql(sql, params is not None)
         try:
             return _Cursor(self.pg.execute(text, params), returning)
@@ -169,11 +150,6 @@ class _Connection:
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = list(rows)
-        if sql == _UUID_INSERT:
-            self._pending.extend((str(u), int(t)) for u, t in rows)
-            if self._present is not None:
-                self._present.update(str(u) for u, _ in rows)
-            return
         text, _ = _translate_sql(sql, True)
         if len(rows) == 1:
             self.pg.execute(text, rows[0])
@@ -213,6 +189,7 @@ class PostgresStore(Store):
         self._df: dict[str, int] = {}
         self._df_version = -1
         self._indexed: set[int] = set()
+        self._pairs: dict[tuple[str, str], dict[str, tuple[int, tuple[str, ...], str]]] = {}
         self._lock = threading.RLock()
         try:
             pg = psycopg.connect(url, autocommit=True, cursor_factory=psycopg.ClientCursor, connect_timeout=15)
@@ -253,9 +230,7 @@ class PostgresStore(Store):
             try:
                 with pg.transaction():
                     pg.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-                    self.conn.begin()
                     yield self.conn
-                    self.conn.flush()
             except psycopg.Error as exc:
                 raise self._error(exc) from exc
 
@@ -287,12 +262,8 @@ class PostgresStore(Store):
     def database_bytes(self) -> int:
         return int(self.conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
 
-    def write_batches(self, batches: Sequence[SourceBatch]) -> BatchResult:
-        self.conn.batch_uuids = [u for b in batches for s in b.batch.sessions for t in s.turns for u in t.uuids]
-        try:
-            return super().write_batches(batches)
-        finally:
-            self.conn.batch_uuids = []
+    def _ingest_writer(self, c: Any, batches: Sequence[SourceBatch]) -> IngestWriter:
+        return BulkIngestWriter(c, batches)
 
     # -- reading ----------------------------------------------------------------------------------
     def search(self, query: str, *, project_cwds: Sequence[str] | None = None, limit: int = 20) -> list[SearchHit]:
@@ -317,6 +288,31 @@ class PostgresStore(Store):
     # -- passages: what SQLite spells its own way -------------------------------------------------
     _greatest = "GREATEST"
 
+    def turns_to_index(self, after_id: int, limit: int = 5000) -> list[IndexTurn]:
+        """As SQLite's; the other halves of their tool calls, which passage building asks for one at a time
+        (`tool_pair`), are fetched with them in one query rather than a round trip each."""
+        turns = super().turns_to_index(after_id, limit)
+        keys = list(dict.fromkeys((t.session, t.tool_use_id) for t in turns if t.tool_use_id))
+        self._pairs = {}
+        if keys:
+            rows = self.conn.pg.execute(
+                "SELECT DISTINCT ON (t.session, t.tool_use_id, t.kind) t.session, t.tool_use_id, t.kind, t.id, "
+                "t.uuids, t.text FROM turns t JOIN unnest(%s::text[], %s::text[]) AS k (session, tool_use_id) "
+                "ON t.session = k.session AND t.tool_use_id = k.tool_use_id "
+                "ORDER BY t.session, t.tool_use_id, t.kind, t.id",
+                ([k[0] for k in keys], [k[1] for k in keys]),
+            ).fetchall()
+            self._pairs = {key: {} for key in keys}
+            for r in rows:
+                self._pairs[(r[0], r[1])][r[2]] = (int(r[3]), tuple(json.loads(r[4])), r[5])
+        return turns
+
+    def tool_pair(self, session: str, tool_use_id: str, kind: str) -> tuple[int, tuple[str, ...], str] | None:
+        fetched = self._pairs.get((session, tool_use_id))
+        if fetched is None:
+            return super().tool_pair(session, tool_use_id, kind)
+        return fetched.get(kind)
+
     def _insert_vectors(self, c: Any, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         """Vectors copied in, then upserted in one statement. The HNSW index of a dimension is built by the
         first search that needs it: built once over many rows, it costs a fraction of growing it row by row
@@ -325,7 +321,9 @@ class PostgresStore(Store):
             "CREATE TEMP TABLE IF NOT EXISTS vectors_in (text_hash text, model text, dim int, vec vector) "
             "ON COMMIT DELETE ROWS"
         )
-        with c.pg.cursor() as cur, cur.copy("COPY vectors_in (text_hash, model, dim, vec) FROM STDIN") as copy:
+        sql = "COPY vectors_in (text_hash, model, dim, vec) FROM STDIN (FORMAT BINARY)"
+        with c.pg.cursor() as cur, cur.copy(sql) as copy:
+            copy.set_types(["text", "text", "int4", "vector"])  # binary: no float printed or parsed
             for h, v in items:
                 copy.write_row((h, model, len(v), np.asarray(v, dtype=np.float32)))
         c.pg.execute(
@@ -397,15 +395,19 @@ class PostgresStore(Store):
     ) -> list[tuple[int, float]]:
         """(passage id, score) best first, ranked inside the database: each word's `ts_rank` (its frequency
         in the passage, over the log of the passage's length) weighted by the word's BM25 idf, summed.
-        The scope and the time window are in the query itself."""
+        The scope and the time window are in the query itself.
+
+        ts_rank reads each match's tsvector, so about POSTINGS_BUDGET matches are ranked at most: the
+        commonest words are left out first (their idf weighs least), and when even the rarest is that
+        common, the latest passages of the scope and the window (ids follow ingest order), as many as
+        would hold about POSTINGS_BUDGET of its matches, are searched and ranked: a scope with fewer
+        passages than that has every match ranked."""
         words = [w for w in dict.fromkeys(words) if w]
         if not words:
             return []
         total = max(1, self.passage_count())
         version = self.corpus_version()
         counts = {w: self._word_count(w, version) for w in words}
-        # ts_rank reads every match's tsvector: rank about POSTINGS_BUDGET matches at most, leaving the
-        # commonest words out first and, when even the rarest is that common, ranking its latest matches
         chosen: list[str] = []
         spent = 0
         for w in sorted(words, key=lambda w: (counts[w], w)):
@@ -416,16 +418,32 @@ class PostgresStore(Store):
         words = [w for w in words if w in chosen]
         idf = {w: _idf(counts[w], total) for w in words}
         first, last = ids or (0, 1 << 62)
-        if spent > POSTINGS_BUDGET:
-            first = max(first, int(total - total * POSTINGS_BUDGET / spent))  # ids follow ingest order
         where, params = scope_sql(scope)
         time_sql = _window(since, until, params)
         rank = " + ".join(f"{idf[w]:.6f} * ts_rank(p.tsv, websearch_to_tsquery('{TEXT_CONFIG}', ?), 1)" for w in words)
-        sql = f"""SELECT p.id, {rank} AS score FROM passages p JOIN sessions s ON s.id = p.session
-                  WHERE p.tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) AND p.id BETWEEN ? AND ?
-                    AND {where}{time_sql}
-                  ORDER BY score DESC, p.id LIMIT ?"""
-        args = [*(_or_query([w]) for w in words), _or_query(words), first, last, *params, limit]
+        query = f"websearch_to_tsquery('{TEXT_CONFIG}', ?)"
+        ranks = [_or_query([w]) for w in words]
+        if spent <= POSTINGS_BUDGET:
+            sql = f"""SELECT p.id, {rank} AS score FROM passages p JOIN sessions s ON s.id = p.session
+                      WHERE p.tsv @@ {query} AND p.id BETWEEN ? AND ? AND {where}{time_sql}
+                      ORDER BY score DESC, p.id LIMIT ?"""
+            args = [*ranks, _or_query(words), first, last, *params, limit]
+        else:
+            # More matches than ranking affords: the scope's latest passages, as many as hold about
+            # POSTINGS_BUDGET of them (the words' share of all passages says how many), are searched and
+            # ranked. They are found without reading a tsvector: a project scope's from the (session, id)
+            # index of its sessions' passages, the person's own by walking ids down.
+            reach = max(POSTINGS_BUDGET, math.ceil(POSTINGS_BUDGET * total / spent))
+            if scope.folders() is None:
+                latest = f"""SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session
+                             WHERE p.id BETWEEN ? AND ? AND {where}{time_sql}"""
+            else:
+                latest = f"""SELECT p.id FROM passages p WHERE p.id BETWEEN ? AND ?
+                             AND p.session = ANY(ARRAY(SELECT s.id FROM sessions s WHERE {where})){time_sql}"""
+            sql = f"""SELECT p.id, {rank} AS score FROM passages p
+                      JOIN ({latest} ORDER BY p.id DESC LIMIT {reach}) m ON m.id = p.id
+                      WHERE p.tsv @@ {query} ORDER BY score DESC, p.id LIMIT ?"""
+            args = [*ranks, first, last, *params, _or_query(words), limit]
         return [(int(r[0]), float(r[1])) for r in self.conn.execute(sql, args).fetchall()]
 
     def _word_count(self, word: str, version: int) -> int:
@@ -485,6 +503,177 @@ class PostgresStore(Store):
             params,
         ).fetchone()
         return (int(row[0]), int(row[1])) if row and row[0] is not None else (1, 0)
+
+
+@dataclass(slots=True)
+class _Held:
+    """A turn an ingest transaction reads back: one it stores, or a stored one its records touch."""
+
+    id: int
+    session: str
+    kind: str
+    text: str
+    message_id: str | None
+    uuids: str
+    values: list[Any] | None = None  # a new turn's row (NEW_TURN_COLUMNS), until it is sent
+
+
+class BulkIngestWriter(IngestWriter):
+    """`Store.write_batches` over a network: a batch in a few round trips instead of a few per turn.
+
+    Up front, in four queries: the batch's sessions, their last seq, and every stored turn its records
+    could meet (the turns holding its record uuids, the turns its message blocks could continue, the
+    tool calls its outputs are named after). The shared decisions (`Store._write_session`) read those and
+    what the batch itself wrote. At `finish`, in order: sessions, agent links and read positions in one
+    pipeline; the new turns, under ids taken from the table's sequence at that moment, with COPY; the
+    stored turns a block continued; the record uuids with COPY; each session's count and span. All of it
+    is inside the caller's transaction, which holds the write lock: a writer killed at any point leaves
+    nothing, and ids still grow in commit order."""
+
+    def __init__(self, c: _Connection, batches: Sequence[SourceBatch]) -> None:
+        super().__init__(c)
+        self.pg = c.pg
+        sessions = [s for b in batches for s in b.batch.sessions]
+        ids = list(dict.fromkeys(s.id for s in sessions))
+        turns = [(s.id, t) for s in sessions for t in s.turns]
+        self._ops: list[tuple[str, Sequence[Any]]] = []  # writes before the turns, in order
+        self._new: list[_Held] = []
+        self._updated: dict[int, _Held] = {}  # stored turns a message block continued
+        self._uuids: list[tuple[str, _Held]] = []
+        self._counted: list[str] = []
+        self._held: dict[int, _Held] = {}
+        self._by_uuid: dict[str, list[_Held]] = {}
+        self._joinable: dict[tuple[str, str, str], _Held] = {}
+        self._calls: dict[tuple[str, str], str | None] = {}
+        pg = self.pg
+        self._sessions: dict[str, tuple[str, str | None]] = {
+            r[0]: (r[1], r[2]) for r in pg.execute("SELECT id, kind, cwd FROM sessions WHERE id = ANY(%s)", (ids,))
+        }
+        self._next: dict[str, int] = dict(
+            pg.execute("SELECT session, MAX(seq) + 1 FROM turns WHERE session = ANY(%s) GROUP BY session", (ids,))
+        )
+        uuids = list(dict.fromkeys(u for _, t in turns for u in t.uuids))
+        if uuids:
+            for r in pg.execute(
+                "SELECT r.uuid, t.id, t.session, t.kind, t.text, t.message_id, t.uuids FROM record_uuids r "
+                "JOIN turns t ON t.id = r.turn WHERE r.uuid = ANY(%s) ORDER BY t.id",
+                (uuids,),
+            ):
+                self._by_uuid.setdefault(r[0], []).append(self._hold(*r[1:]))
+        blocks = list(dict.fromkeys((sid, t.message_id) for sid, t in turns if t.message_id and t.kind in _JOINABLE))
+        if blocks:
+            for r in pg.execute(
+                "SELECT t.id, t.session, t.kind, t.text, t.message_id, t.uuids FROM turns t "
+                "JOIN unnest(%s::text[], %s::text[]) AS m (session, message_id) "
+                "ON t.session = m.session AND t.message_id = m.message_id WHERE t.kind = ANY(%s) ORDER BY t.id",
+                ([b[0] for b in blocks], [b[1] for b in blocks], list(_JOINABLE)),
+            ):
+                held = self._hold(*r)
+                self._joinable.setdefault((held.session, held.message_id or "", held.kind), held)
+        outputs = list(
+            dict.fromkeys(
+                (sid, t.tool_use_id) for sid, t in turns if t.kind == TOOL_OUTPUT and t.tool_use_id and not t.tool_name
+            )
+        )
+        if outputs:
+            for r in pg.execute(
+                "SELECT t.session, t.tool_use_id, t.tool_name FROM turns t "
+                "JOIN unnest(%s::text[], %s::text[]) AS o (session, tool_use_id) "
+                "ON t.session = o.session AND t.tool_use_id = o.tool_use_id WHERE t.kind = %s ORDER BY t.id",
+                ([o[0] for o in outputs], [o[1] for o in outputs], TOOL_CALL),
+            ):
+                self._calls.setdefault((r[0], r[1]), r[2])
+
+    def _hold(self, id: int, session: str, kind: str, text: str, message_id: str | None, uuids: str) -> _Held:
+        if id not in self._held:
+            self._held[id] = _Held(id, session, kind, text, message_id, uuids)
+        return self._held[id]
+
+    # -- reads, answered from what was fetched and what this batch wrote ------------------------------
+    def session_row(self, session: str) -> tuple[str, str | None] | None:
+        return self._sessions.get(session)
+
+    def next_seq(self, session: str) -> int:
+        return int(self._next.get(session) or 0)
+
+    def stored(self, uuid: str) -> Sequence[tuple[str, str, str | None, str]]:
+        return [(h.kind, h.text, h.message_id, h.session) for h in self._by_uuid.get(uuid, ())]
+
+    def call_name(self, session: str, tool_use_id: str) -> str | None:
+        return self._calls.get((session, tool_use_id))
+
+    def joinable(self, session: str, message_id: str, kind: str) -> tuple[int, str, str] | None:
+        held = self._joinable.get((session, message_id, kind))
+        return (held.id, held.text, held.uuids) if held else None
+
+    # -- writes, held until finish --------------------------------------------------------------------
+    def put_session(self, session: str, kind: str, cwd: str | None, sql: str, params: Sequence[Any]) -> None:
+        before = self._sessions.get(session)
+        self._sessions[session] = (kind, cwd if cwd is not None or before is None else before[1])
+        self._ops.append((sql, params))
+
+    def write(self, sql: str, params: Sequence[Any]) -> None:
+        self._ops.append((sql, params))
+
+    def insert_turn(self, values: Sequence[Any]) -> int:
+        row = dict(zip(NEW_TURN_COLUMNS, values))
+        held = _Held(-1 - len(self._new), row["session"], row["kind"], row["text"], row["message_id"], row["uuids"])
+        held.values = list(values)
+        self._held[held.id] = held
+        self._new.append(held)
+        self._next[held.session] = int(row["seq"]) + 1
+        if held.message_id and held.kind in _JOINABLE:
+            self._joinable.setdefault((held.session, held.message_id, held.kind), held)
+        if held.kind == TOOL_CALL and row["tool_use_id"]:
+            self._calls.setdefault((held.session, row["tool_use_id"]), row["tool_name"])
+        return held.id  # a stand-in until finish takes the real ids
+
+    def update_turn(self, turn_id: int, text: str, uuids: str) -> None:
+        held = self._held[turn_id]
+        held.text, held.uuids = text, uuids
+        if held.values is None:
+            self._updated[turn_id] = held
+
+    def add_uuids(self, turn_id: int, uuids: Sequence[str]) -> None:
+        held = self._held[turn_id]
+        for u in uuids:
+            self._by_uuid.setdefault(u, []).append(held)
+            self._uuids.append((u, held))
+
+    def count_turns(self, session: str) -> None:
+        self._counted.append(session)
+
+    def finish(self) -> None:
+        pg = self.pg
+        if self._ops:
+            with pg.pipeline():
+                for sql, params in self._ops:
+                    pg.execute(_translate_sql(sql, True)[0], params)
+        if self._new:
+            rows = pg.execute(
+                "SELECT nextval(pg_get_serial_sequence('turns', 'id')) FROM generate_series(1, %s)", (len(self._new),)
+            ).fetchall()
+            text, uuids = NEW_TURN_COLUMNS.index("text"), NEW_TURN_COLUMNS.index("uuids")
+            with pg.cursor() as cur, cur.copy(f"COPY turns (id, {', '.join(NEW_TURN_COLUMNS)}) FROM STDIN") as copy:
+                for held, new_id in zip(self._new, sorted(int(r[0]) for r in rows)):
+                    values = held.values
+                    assert values is not None
+                    values[text], values[uuids] = held.text, held.uuids  # as blocks joined later left them
+                    copy.write_row((new_id, *values))
+                    held.id, held.values = new_id, None
+        if self._updated:
+            with pg.cursor() as cur:
+                cur.executemany(
+                    _translate_sql(UPDATE_TURN, True)[0], [(h.text, h.uuids, h.id) for h in self._updated.values()]
+                )
+        if self._uuids:
+            with pg.cursor() as cur, cur.copy("COPY record_uuids (uuid, turn) FROM STDIN") as copy:
+                for u, held in self._uuids:
+                    copy.write_row((u, held.id))
+        if self._counted:
+            with pg.pipeline():
+                for s in dict.fromkeys(self._counted):
+                    pg.execute(_translate_sql(COUNT_TURNS, True)[0], (s, s, s, s))
 
 
 def _or_query(words: Sequence[str]) -> str:

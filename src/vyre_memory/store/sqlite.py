@@ -39,6 +39,7 @@ from ..errors import StoreError
 from .facts import FactStore
 from .graph import GraphStore
 from .passages import PassageStore
+from .pg_schema import TABLES
 from .reads import ReadStore
 from .schema import migrate
 
@@ -112,6 +113,101 @@ def scope_clause(project_cwds: Sequence[str] | None, column: str = "s.cwd") -> t
         parts.append(f"({column} = ? OR substr({column}, 1, ?) = ? OR substr({column}, 1, ?) = ?)")
         params += [folder, len(folder) + 1, folder + "/", len(folder) + 1, folder + "\\"]
     return "(" + " OR ".join(parts) + ")", params
+
+
+# the statements of an ingest (Store.write_batches), shared by both engines' writers
+UPSERT_SOURCE = """INSERT INTO sources (host, path, format, "offset", line, size, mtime, head, session, records,
+     updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT(host, path) DO UPDATE SET format = excluded.format, "offset" = excluded."offset",
+     line = excluded.line, size = excluded.size, mtime = excluded.mtime, head = excluded.head,
+     session = COALESCE(excluded.session, sources.session),
+     records = sources.records + excluded.records, updated_at = excluded.updated_at"""
+INSERT_SESSION = """INSERT INTO sessions (id, kind, format, source_file, cwd, project, entrypoint, version, git_branch,
+     title, title_rank, parent_session, agent_id, agent_type, spawn_tool_use_id, headless_hint, host)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+UPDATE_SESSION = """UPDATE sessions SET kind = ?, cwd = COALESCE(?, cwd), project = COALESCE(?, project),
+     entrypoint = COALESCE(?, entrypoint), version = COALESCE(?, version),
+     git_branch = COALESCE(?, git_branch),
+     title = CASE WHEN ? >= title_rank AND ? IS NOT NULL THEN ? ELSE title END,
+     title_rank = CASE WHEN ? >= title_rank AND ? IS NOT NULL THEN ? ELSE title_rank END,
+     agent_type = COALESCE(agent_type, ?), spawn_tool_use_id = COALESCE(spawn_tool_use_id, ?),
+     headless_hint = MAX(headless_hint, ?)
+   WHERE id = ?"""
+NEW_TURN_COLUMNS = tuple(c for c in TABLES["turns"] if c != "id")  # what an ingest writes of a new turn
+INSERT_TURN = f"INSERT INTO turns ({', '.join(NEW_TURN_COLUMNS)}) VALUES ({', '.join('?' * len(NEW_TURN_COLUMNS))})"
+UPDATE_TURN = "UPDATE turns SET text = ?, uuids = ? WHERE id = ?"
+COUNT_TURNS = """UPDATE sessions SET turn_count = (SELECT COUNT(*) FROM turns WHERE session = ?),
+     first_ts = (SELECT MIN(ts) FROM turns WHERE session = ?),
+     last_ts = (SELECT MAX(ts) FROM turns WHERE session = ?) WHERE id = ?"""
+STORED_RECORDS = (
+    "SELECT t.kind, t.text, t.message_id, t.session FROM record_uuids r JOIN turns t ON t.id = r.turn WHERE r.uuid = ?"
+)
+
+
+class IngestWriter:
+    """The reads and writes of one ingest transaction (`Store.write_batches`), each one statement run at
+    once: a local SQLite file answers every one in microseconds. The PostgreSQL store's writer
+    (postgres.BulkIngestWriter) answers the same reads from rows it fetched for the whole batch up front
+    and sends the writes in bulk at the end, so a batch costs the server a few round trips, not a few per
+    turn. What the writes decide (dedupe, joins, order) is `Store._write_session`'s, written once."""
+
+    def __init__(self, c: Any) -> None:
+        self.c = c
+
+    def session_row(self, session: str) -> tuple[str, str | None] | None:
+        """(kind, cwd) of a stored session."""
+        row = self.c.execute("SELECT kind, cwd FROM sessions WHERE id = ?", (session,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def put_session(self, session: str, kind: str, cwd: str | None, sql: str, params: Sequence[Any]) -> None:
+        """Insert or update a session (`sql`), which then has this kind and, if given, this cwd."""
+        self.c.execute(sql, params)
+
+    def write(self, sql: str, params: Sequence[Any]) -> None:
+        """A write nothing in this transaction reads back."""
+        self.c.execute(sql, params)
+
+    def next_seq(self, session: str) -> int:
+        return int(
+            self.c.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM turns WHERE session = ?", (session,)).fetchone()[0]
+        )
+
+    def stored(self, uuid: str) -> Sequence[tuple[str, str, str | None, str]]:
+        """(kind, text, message id, session) of every turn that holds the record `uuid`."""
+        return [tuple(r) for r in self.c.execute(STORED_RECORDS, (uuid,)).fetchall()]
+
+    def call_name(self, session: str, tool_use_id: str) -> str | None:
+        """The tool name of a session's tool call."""
+        row = self.c.execute(
+            "SELECT tool_name FROM turns WHERE session = ? AND tool_use_id = ? AND kind = ?",
+            (session, tool_use_id, TOOL_CALL),
+        ).fetchone()
+        return row[0] if row else None
+
+    def joinable(self, session: str, message_id: str, kind: str) -> tuple[int, str, str] | None:
+        """(id, text, uuids) of the turn of this kind a later block of the message continues."""
+        row = self.c.execute(
+            "SELECT id, text, uuids FROM turns WHERE session = ? AND message_id = ? AND kind = ?",
+            (session, message_id, kind),
+        ).fetchone()
+        return (int(row[0]), row[1], row[2]) if row else None
+
+    def insert_turn(self, values: Sequence[Any]) -> int:
+        """A new turn (values of NEW_TURN_COLUMNS); its id."""
+        return int(self.c.execute(INSERT_TURN, values).lastrowid)
+
+    def update_turn(self, turn_id: int, text: str, uuids: str) -> None:
+        self.c.execute(UPDATE_TURN, (text, uuids, turn_id))
+
+    def add_uuids(self, turn_id: int, uuids: Sequence[str]) -> None:
+        self.c.executemany("INSERT INTO record_uuids (uuid, turn) VALUES (?, ?)", [(u, turn_id) for u in uuids])
+
+    def count_turns(self, session: str) -> None:
+        """Bring a session's turn count and time span up to date with its turns."""
+        self.c.execute(COUNT_TURNS, (session, session, session, session))
+
+    def finish(self) -> None:
+        """Send whatever is still held back (nothing here: every write was sent at once)."""
 
 
 class Store(PassageStore, FactStore, GraphStore, ReadStore):
@@ -200,11 +296,14 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
 
     # -- ingest ---------------------------------------------------------------------------------
     def source_state(self, path: str) -> SourceState | None:
-        row = self.conn.execute(
-            'SELECT path, format, "offset", line, size, mtime, head, session FROM sources WHERE host = ? AND path = ?',
-            (self.host, path),
-        ).fetchone()
-        return SourceState(*row) if row else None
+        return self.source_states(path).get(path)
+
+    def source_states(self, path: str | None = None) -> dict[str, SourceState]:
+        """This machine's read positions by file (of one file when `path` is given)."""
+        sql = 'SELECT path, format, "offset", line, size, mtime, head, session FROM sources WHERE host = ?'
+        args: tuple[str, ...] = (self.host,) if path is None else (self.host, path)
+        rows = self.conn.execute(sql + (" AND path = ?" if path is not None else ""), args).fetchall()
+        return {r[0]: SourceState(*r) for r in rows}
 
     def session_flags(self, session_id: str) -> tuple[str | None, str | None, bool] | None:
         """What a stored session already knows of who ran it: (cwd, entrypoint, headless hint)."""
@@ -217,16 +316,12 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
         """Store parsed batches and each file's new position, all in one transaction."""
         result = BatchResult(by_kind={})
         with self.transaction() as c:
+            w = self._ingest_writer(c, batches)
             for b in batches:
                 for session in b.batch.sessions:
-                    self._write_session(c, session, b.kinds[session.id], result)
-                c.execute(
-                    """INSERT INTO sources (host, path, format, "offset", line, size, mtime, head, session, records,
-                         updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                       ON CONFLICT(host, path) DO UPDATE SET format = excluded.format, "offset" = excluded."offset",
-                         line = excluded.line, size = excluded.size, mtime = excluded.mtime, head = excluded.head,
-                         session = COALESCE(excluded.session, sources.session),
-                         records = sources.records + excluded.records, updated_at = excluded.updated_at""",
+                    self._write_session(w, session, b.kinds[session.id], result)
+                w.write(
+                    UPSERT_SOURCE,
                     (
                         self.host,
                         b.source,
@@ -241,19 +336,25 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
                         b.updated_at,
                     ),
                 )
+            w.finish()
             if result.new_turns or result.updated_turns or result.moved_sessions:
                 c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'corpus_version'")
         return result
 
-    def _write_session(self, c: sqlite3.Connection, s: ParsedSession, kind: str, result: BatchResult) -> None:
-        row = c.execute("SELECT kind, cwd FROM sessions WHERE id = ?", (s.id,)).fetchone()
+    def _ingest_writer(self, c: Any, batches: Sequence[SourceBatch]) -> IngestWriter:
+        """What `write_batches` reads and writes through, inside its transaction `c`."""
+        return IngestWriter(c)
+
+    def _write_session(self, w: IngestWriter, s: ParsedSession, kind: str, result: BatchResult) -> None:
+        row = w.session_row(s.id)
         if row is not None and (row[0] != kind or (s.cwd is not None and row[1] != s.cwd)):
             result.moved_sessions += 1
         if row is None:
-            c.execute(
-                """INSERT INTO sessions (id, kind, format, source_file, cwd, project, entrypoint, version, git_branch,
-                     title, title_rank, parent_session, agent_id, agent_type, spawn_tool_use_id, headless_hint, host)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            w.put_session(
+                s.id,
+                kind,
+                s.cwd,
+                INSERT_SESSION,
                 (
                     s.id,
                     kind,
@@ -276,15 +377,11 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
             )
             result.new_sessions += 1
         else:
-            c.execute(
-                """UPDATE sessions SET kind = ?, cwd = COALESCE(?, cwd), project = COALESCE(?, project),
-                     entrypoint = COALESCE(?, entrypoint), version = COALESCE(?, version),
-                     git_branch = COALESCE(?, git_branch),
-                     title = CASE WHEN ? >= title_rank AND ? IS NOT NULL THEN ? ELSE title END,
-                     title_rank = CASE WHEN ? >= title_rank AND ? IS NOT NULL THEN ? ELSE title_rank END,
-                     agent_type = COALESCE(agent_type, ?), spawn_tool_use_id = COALESCE(spawn_tool_use_id, ?),
-                     headless_hint = MAX(headless_hint, ?)
-                   WHERE id = ?""",
+            w.put_session(
+                s.id,
+                kind,
+                s.cwd,
+                UPDATE_SESSION,
                 (
                     kind,
                     s.cwd,
@@ -305,33 +402,27 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
                 ),
             )
         for agent, tool_use in s.spawned.items():
-            c.execute(
+            w.write(
                 "INSERT OR IGNORE INTO agent_links (parent_session, agent_id, tool_use_id) VALUES (?, ?, ?)",
                 (s.id, agent, tool_use),
             )
         if not s.turns:
             return
-        next_seq = c.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM turns WHERE session = ?", (s.id,)).fetchone()[0]
+        next_seq = w.next_seq(s.id)
         for turn in s.turns:
-            fresh = [u for u in turn.uuids if not _stored(c, u, turn, s.id)]
+            fresh = [u for u in turn.uuids if not _stored(w, u, turn, s.id)]
             if not fresh:
                 result.duplicates += 1
                 continue
             if turn.kind == TOOL_OUTPUT and turn.tool_use_id and not turn.tool_name:
                 # the call was read in an earlier run: name the output after its tool
-                call = c.execute(
-                    "SELECT tool_name FROM turns WHERE session = ? AND tool_use_id = ? AND kind = ?",
-                    (s.id, turn.tool_use_id, TOOL_CALL),
-                ).fetchone()
-                if call and call[0]:
-                    turn.tool_name = turn.name = call[0]
-            if self._join_existing(c, s.id, turn, fresh):
+                name = w.call_name(s.id, turn.tool_use_id)
+                if name:
+                    turn.tool_name = turn.name = name
+            if self._join_existing(w, s.id, turn, fresh):
                 result.updated_turns += 1
                 continue
-            cur = c.execute(
-                """INSERT INTO turns (session, seq, uuids, role, kind, name, text, ts, tool_name, tool_input,
-                     tool_use_id, message_id, parent_uuid, paths, is_error)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            turn_id = w.insert_turn(
                 (
                     s.id,
                     next_seq,
@@ -348,36 +439,25 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
                     turn.parent_uuid,
                     json.dumps(turn.paths) if turn.paths else None,
                     int(turn.is_error),
-                ),
+                )
             )
             next_seq += 1
-            c.executemany("INSERT INTO record_uuids (uuid, turn) VALUES (?, ?)", [(u, cur.lastrowid) for u in fresh])
+            w.add_uuids(turn_id, fresh)
             result.new_turns += 1
             assert result.by_kind is not None
             result.by_kind[turn.kind] = result.by_kind.get(turn.kind, 0) + 1
-        c.execute(
-            """UPDATE sessions SET turn_count = (SELECT COUNT(*) FROM turns WHERE session = ?),
-                 first_ts = (SELECT MIN(ts) FROM turns WHERE session = ?),
-                 last_ts = (SELECT MAX(ts) FROM turns WHERE session = ?) WHERE id = ?""",
-            (s.id, s.id, s.id, s.id),
-        )
+        w.count_turns(s.id)
 
-    def _join_existing(self, c: sqlite3.Connection, session: str, turn: ParsedTurn, fresh: list[str]) -> bool:
+    def _join_existing(self, w: IngestWriter, session: str, turn: ParsedTurn, fresh: list[str]) -> bool:
         """A message whose blocks were split across two runs continues its stored turn."""
         if not turn.message_id or turn.kind not in _JOINABLE:
             return False
-        row = c.execute(
-            "SELECT id, text, uuids FROM turns WHERE session = ? AND message_id = ? AND kind = ?",
-            (session, turn.message_id, turn.kind),
-        ).fetchone()
+        row = w.joinable(session, turn.message_id, turn.kind)
         if row is None:
             return False
-        uuids = json.loads(row["uuids"]) + fresh
-        c.execute(
-            "UPDATE turns SET text = ?, uuids = ? WHERE id = ?",
-            ((row["text"] + "\n" + turn.text)[:_TEXT_LIMIT], json.dumps(uuids), row["id"]),
-        )
-        c.executemany("INSERT INTO record_uuids (uuid, turn) VALUES (?, ?)", [(u, row["id"]) for u in fresh])
+        turn_id, text, uuids = row
+        w.update_turn(turn_id, (text + "\n" + turn.text)[:_TEXT_LIMIT], json.dumps(json.loads(uuids) + fresh))
+        w.add_uuids(turn_id, fresh)
         return True
 
     # -- reading ----------------------------------------------------------------------------------
@@ -501,17 +581,13 @@ def default_host() -> str:
     return os.environ.get("VYRE_HOST") or socket.gethostname() or "localhost"
 
 
-def _stored(c: sqlite3.Connection, uuid: str, turn: ParsedTurn, session: str) -> bool:
+def _stored(w: IngestWriter, uuid: str, turn: ParsedTurn, session: str) -> bool:
     """A record is already stored when its uuid holds the same kind of turn with the same text.
 
     Resumed sessions replay earlier records with the same uuid (stored once); two different
     records that merely share a uuid (a generator's collision) are both kept.
     """
-    for kind, text, message_id, stored_session in c.execute(
-        "SELECT t.kind, t.text, t.message_id, t.session FROM record_uuids r JOIN turns t ON t.id = r.turn "
-        "WHERE r.uuid = ?",
-        (uuid,),
-    ):
+    for kind, text, message_id, stored_session in w.stored(uuid):
         if kind != turn.kind:
             continue
         if text == turn.text[:_TEXT_LIMIT] or turn.text[:_TEXT_LIMIT] in text:
