@@ -127,7 +127,7 @@ def test_a_mark_from_before_the_classes_becomes_each_class_mark(database: str, t
 
         with psycopg.connect(database, autocommit=True) as conn:
             conn.execute("INSERT INTO meta (key, value) VALUES (%s, '11')", (f"embedded:{name}",))
-            conn.execute("UPDATE vyre_schema SET version = 1")
+            conn.execute("UPDATE vyre_schema SET version = 2")  # before migration 3, the marks' split
     else:
         with sqlite3.connect(database) as conn:
             conn.execute("INSERT INTO meta (key, value) VALUES (?, '11')", (f"embedded:{name}",))
