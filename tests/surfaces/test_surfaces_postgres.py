@@ -7,7 +7,10 @@ a personal fact; the owner, asking the same, does see the other project (so the 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -98,3 +101,36 @@ def test_mcp_agent_server_never_receives_another_projects_rows_postgres(pg_home:
 
     run(stdio(demo, pg_home, "--agent-project", demo.shop), agent)
     run(stdio(demo, pg_home, "--owner"), owner)
+
+
+def test_serve_keeps_answering_while_another_machine_ingests_into_the_database_postgres(
+    pg_http: Server, pg_home: Path, demo: Any, tmp_path: Path
+) -> None:
+    """A second machine's `vyre ingest` writes into the database `vyre serve` reads: the server answers
+    health, retrieve and ask all along, and afterwards finds what the other machine wrote."""
+    from vyre_memory.eval.synth import write_history
+
+    tree = tmp_path / "projects"
+    list(write_history(tree, sessions=12, seed=11))
+    other = tmp_path / "other-machine"
+    other.mkdir()
+    shutil.copy(pg_home / "config.toml", other / "config.toml")
+    env = {**os.environ, "VYRE_HOME": str(other), "VYRE_EMBEDDER": "hash", "VYRE_MODEL_BACKEND": "none"}
+    cli = [sys.executable, "-c", "from vyre_memory.surfaces.cli import main; main()"]
+    ingest = subprocess.Popen([*cli, "ingest", "-q", str(tree)], env=env, stderr=subprocess.PIPE)
+    rounds = 0
+    with pg_http.client(demo.owner_token) as owner:
+        while ingest.poll() is None or rounds == 0:
+            assert owner.get("/v1/health").status_code == 200
+            assert owner.post("/v1/retrieve", json={"question": QUESTION, "k": 5}).json()["passages"]
+            assert owner.post("/v1/ask", json={"question": "which file had the refund bug"}).status_code == 200
+            rounds += 1
+        _, err = ingest.communicate(timeout=300)
+        assert ingest.returncode == 0, err.decode()[-2000:]
+        first = next(p for p in sorted(tree.rglob("*.jsonl")) if p.parent.name != "subagents")
+        records = [json.loads(line) for line in first.read_text(encoding="utf-8").splitlines()]
+        said = next(r for r in records if r["type"] == "user" and isinstance(r["message"]["content"], str))
+        question = {"question": said["message"]["content"][:200], "k": 10}
+        found = owner.post("/v1/retrieve", json=question).json()["passages"]
+    assert rounds >= 2, "the ingest ended before the server was asked twice: make the history larger"
+    assert any(p["session"] == said["sessionId"] for p in found), found  # the other machine's turns are read
