@@ -281,3 +281,8 @@ def test_a_quote_cut_to_its_limit_keeps_every_word_that_grounds_the_answer() -> 
     quote = quote_for(answer, f"{first} {second}", limit=300)
     assert check(answer.replace("ran out of retries", ""), [quote]).ok, quote
     assert "…" in quote and len(quote) < len(first) + len(second)
+
+
+def test_a_length_of_time_between_impossible_or_leap_days_is_not_an_error() -> None:
+    assert check("2 days (30 Feb to 3 Mar)", ["30 Feb", "3 Mar"]).missing == ["2 days"]
+    assert check("about 2 weeks (3 Mar to 29 Feb)", ["3 Mar", "29 Feb"]).missing == ["2 weeks"]

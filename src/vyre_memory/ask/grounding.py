@@ -373,10 +373,10 @@ def _between(claim: str, dates: Sequence[_Date]) -> bool:
             try:
                 start = date(a.year or year, a.month, a.day or 1)
                 end = date(b.year or (a.year or year), b.month, b.day or 1)
-            except ValueError:
+                if end < start and b.year is None:
+                    end = end.replace(year=end.year + 1)  # "11 Dec to 3 Jan" runs into the next year
+            except ValueError:  # a day the month does not have ("30 Feb"), or 29 Feb a year on
                 continue
-            if end < start and b.year is None:
-                end = end.replace(year=end.year + 1)  # "11 Dec to 3 Jan" runs into the next year
             days = abs((end - start).days)
             if (n in (days, days + 1)) if per == 1 else abs(days - n * per) < per:
                 return True
