@@ -23,7 +23,7 @@ import numpy as np
 from ..contract import Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
-from ..store.passages import EMBED_CLASSES, PassageRow
+from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
 from ..text import STOP, parse_ts
@@ -489,16 +489,10 @@ class Retriever:
             return []
         share = (last - first + 1) / max(1, total)
         expected = {w: self._matches(w) * share for w in words}
-        chosen: list[str] = []
-        spent = 0.0
-        for w in sorted(words, key=lambda w: (expected[w], w)):
-            if chosen and spent + expected[w] > POSTINGS_BUDGET:
-                break
-            chosen.append(w)
-            spent += expected[w]
+        chosen, spent = rarest_within(words, expected, POSTINGS_BUDGET)
         if spent > POSTINGS_BUDGET:
             first = max(first, int(last - (last - first) * POSTINGS_BUDGET / spent))
-        match = fts_query([w for w in words if w in chosen])
+        match = fts_query(chosen)
         return self.store.bm25(match, scope, limit=limit, since=since, until=until, ids=(first, last))
 
     def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:

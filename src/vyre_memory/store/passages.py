@@ -131,6 +131,19 @@ class EmbedBatch:
     texts: dict[str, str]
 
 
+def rarest_within(words: Sequence[str], matches: dict[str, float], budget: float) -> tuple[list[str], float]:
+    """The words a full-text search ranks when it can afford about `budget` matches: the rarest first, as many as
+    fit (always one), in their own order; and how many matches those hold."""
+    chosen: set[str] = set()
+    spent = 0.0
+    for w in sorted(words, key=lambda w: (matches[w], w)):
+        if chosen and spent + matches[w] > budget:
+            break
+        chosen.add(w)
+        spent += matches[w]
+    return [w for w in words if w in chosen], spent
+
+
 def scope_sql(scope: Scope, session_alias: str = "s") -> tuple[str, list[object]]:
     """The WHERE fragment for a scope, over the sessions table aliased `session_alias`."""
     from .sqlite import scope_clause

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..contract import TOOL_CALL, TOOL_OUTPUT, Scope, SearchHit
 from ..errors import StoreError
-from .passages import IndexTurn, scope_sql
+from .passages import IndexTurn, rarest_within, scope_sql
 from .pg_schema import KEYS, hnsw_index_sql, migrate
 from .sqlite import (
     _JOINABLE,
@@ -408,14 +408,7 @@ class PostgresStore(Store):
         total = max(1, self.passage_count())
         version = self.corpus_version()
         counts = {w: self._word_count(w, version) for w in words}
-        chosen: list[str] = []
-        spent = 0
-        for w in sorted(words, key=lambda w: (counts[w], w)):
-            if chosen and spent + counts[w] > POSTINGS_BUDGET:
-                break
-            chosen.append(w)
-            spent += counts[w]
-        words = [w for w in words if w in chosen]
+        words, spent = rarest_within(words, {w: float(n) for w, n in counts.items()}, POSTINGS_BUDGET)
         idf = {w: _idf(counts[w], total) for w in words}
         first, last = ids or (0, 1 << 62)
         where, params = scope_sql(scope)
