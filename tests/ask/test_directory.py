@@ -3,6 +3,7 @@ passages are added and sessions change."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,37 @@ def test_a_capped_full_text_search_in_an_old_project_still_finds_its_matches(
         assert hits and all(p.cwd == "/home/sam/code/old" for p in hits)
         everyone = mem.retrieve("deploy", config="bm25", k=5)
         assert everyone and all(p.cwd == "/home/sam/code/new" for p in everyone)  # the latest, across projects
+
+
+def _note(text: str) -> str:
+    found = re.search(r"note (\d+)", text)
+    assert found, text
+    return found.group(1)
+
+
+def test_words_too_common_to_count_give_their_latest_matches_unranked_and_in_scope(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FTS5's ranking counts a word's matches in the whole index: past COUNTED_BUDGET only the words it can
+    count are ranked, and when none can be, the latest matches come first (still only the scope's)."""
+    from vyre_memory.ask import retrieve
+
+    root = tmp_path / "projects"
+    a = TranscriptWriter(root / "-home-sam-code-a" / "a.jsonl", "/home/sam/code/a")
+    b = TranscriptWriter(root / "-home-sam-code-b" / "b.jsonl", "/home/sam/code/b")
+    for i in range(12):
+        # the early turns say the word most often: a ranked search puts them first
+        a.user(" ".join(["deploy"] * (12 - i)) + f" note {i} of the ledger sync")
+        b.user(f"deploy note {i} elsewhere")
+    with Memory(tmp_path / "home", user_name="Sam") as mem:
+        mem.ingest([root])
+        ranked = mem.retrieve("deploy", project_cwds=["/home/sam/code/a"], config="bm25", k=4)
+        assert [_note(p.text) for p in ranked] == ["0", "1", "2", "3"]
+        monkeypatch.setattr(retrieve, "COUNTED_BUDGET", 20)  # "deploy" is in 24 passages, "ledger" in 12
+        both = mem.retrieve("deploy ledger", project_cwds=["/home/sam/code/a"], config="bm25", k=12)
+        # ranked by "ledger" alone, said once in each: the shortest passages first, not the most "deploy"s
+        assert [_note(p.text) for p in both] == [str(i) for i in range(11, -1, -1)]
+        monkeypatch.setattr(retrieve, "COUNTED_BUDGET", 10)
+        latest = mem.retrieve("deploy", project_cwds=["/home/sam/code/a"], config="bm25", k=4)
+        assert [_note(p.text) for p in latest] == ["11", "10", "9", "8"]
+        assert all(p.cwd == "/home/sam/code/a" for p in latest)

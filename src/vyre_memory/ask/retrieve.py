@@ -52,6 +52,8 @@ RARE_SHARE = 0.05
 # FTS5 ranks ~5 us per matching passage on this machine: a full-text list ranks about this many at most
 POSTINGS_BUDGET = 12_000
 LARGE_INDEX = 100_000  # passages; past it word counts are kept across corpus versions (see _matches)
+# FTS5's bm25() reads every match of its words in the whole index, at ~1 us each: a ranked list counts this many at most
+COUNTED_BUDGET = 100_000
 
 
 VECTOR_CHUNK = 100_000
@@ -492,8 +494,15 @@ class Retriever:
         chosen, spent = rarest_within(words, expected, POSTINGS_BUDGET)
         if spent > POSTINGS_BUDGET:
             first = max(first, int(last - (last - first) * POSTINGS_BUDGET / spent))
-        match = fts_query(chosen)
-        return self.store.bm25(match, scope, limit=limit, since=since, until=until, ids=(first, last))
+        # FTS5's ranking also counts each word's matches in the whole index, whatever the id bounds: only
+        # the rarest words it can afford to count are ranked; when even one is too common to count, the
+        # latest matches of the chosen words come first, unranked (a huge index and only common words).
+        counted, cost = rarest_within(chosen, {w: float(self._matches(w)) for w in chosen}, COUNTED_BUDGET)
+        if cost > COUNTED_BUDGET:
+            return self.store.bm25(
+                fts_query(chosen), scope, limit=limit, since=since, until=until, ids=(first, last), ranked=False
+            )
+        return self.store.bm25(fts_query(counted), scope, limit=limit, since=since, until=until, ids=(first, last))
 
     def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:
         """Passages of the turns that personal facts about this question were read from."""

@@ -384,15 +384,24 @@ class PassageStore:
         since: str | None = None,
         until: str | None = None,
         ids: tuple[int, int] | None = None,
+        ranked: bool = True,
     ) -> list[tuple[int, float]]:
         """(passage id, score) best first; higher is better. `ids` (first, last) bounds the passage ids
-        FTS5 visits, so a search can rank only part of a huge index."""
+        FTS5 visits, so a search can rank only part of a huge index. Unranked, the latest matches come
+        first (by passage id): FTS5's bm25() counts every match of each word in the whole index, ids
+        bounds or not, which a word in a tenth of a million passages makes cost a tenth of a second."""
         if not match:
             return []
         first, last = ids or (0, 1 << 62)
         where, params = scope_sql(scope)
         time_sql = _window_sql(since, until, params)
-        if scope.folders() is None and since is None:
+        if not ranked:
+            sql = f"""SELECT p.id, passages_fts.rowid FROM passages_fts
+                      JOIN passages p ON p.id = passages_fts.rowid JOIN sessions s ON s.id = p.session
+                      WHERE passages_fts MATCH ? AND passages_fts.rowid BETWEEN ? AND ? AND {where}{time_sql}
+                      ORDER BY passages_fts.rowid DESC LIMIT ?"""
+            args = [match, first, last, *params, limit]
+        elif scope.folders() is None and since is None:
             # The person's own scope sees every project: FTS5 finds its top matches first (ORDER BY rank
             # LIMIT is its fast path), and only memory's own threads and later turns are dropped after.
             sql = f"""SELECT p.id, f.rank FROM
@@ -411,7 +420,7 @@ class PassageStore:
             rows = self.conn.execute(sql, args).fetchall()
         except sqlite3.OperationalError:
             return []
-        return [(r[0], -float(r[1])) for r in rows]
+        return [(r[0], float(r[1]) if not ranked else -float(r[1])) for r in rows]
 
     def passage_places(self, after_id: int, limit: int) -> list[tuple[int, str, bytes | None]]:
         """(id, session, ts as UTF-8 bytes) of the passages after `after_id`, in id order (for the in-memory

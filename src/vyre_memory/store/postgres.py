@@ -378,8 +378,10 @@ class PostgresStore(Store):
         since: str | None = None,
         until: str | None = None,
         ids: tuple[int, int] | None = None,
+        ranked: bool = True,
     ) -> list[tuple[int, float]]:
-        """The same ranking as `full_text`, for a query in FTS5's quoted-words form."""
+        """The same ranking as `full_text`, for a query in FTS5's quoted-words form. Always ranked: the cost
+        `ranked=False` spares SQLite (counting each word in the whole index) is not one PostgreSQL pays."""
         words = re.findall(r'"([^"]*)"', match)
         return self.full_text(words, scope, limit=limit, since=since, until=until, ids=ids)
 
