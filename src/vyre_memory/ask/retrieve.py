@@ -348,6 +348,8 @@ class Retriever:
                     other = at.get((r.session, r.seq + step))
                     if other is not None and other != pid:
                         fused[pid] += cfg.neighbor_weight * own[other]
+            if cfg.neighbor_expand:
+                self._add_neighbours(fused, via, rows, own, cfg, scope, horizon)
         if best_sessions:
             # sessions whose keys match: every candidate in one of them gains by its session's rank
             key_rank = {s: i for i, s in enumerate(best_sessions)}
@@ -399,6 +401,40 @@ class Retriever:
             if len(out) >= k:
                 break
         return within_chars(out, chars) if chars is not None else out
+
+    def _add_neighbours(
+        self,
+        fused: dict[int, float],
+        via: dict[int, set[str]],
+        rows: dict[int, PassageRow],
+        own: dict[int, float],
+        cfg: RetrievalConfig,
+        scope: Scope,
+        horizon: str,
+    ) -> None:
+        """The turns next to the best candidates become candidates too, with `neighbor_weight` of the best
+        one's score: a command's output beside the line that names it, the reply to a question."""
+        best = sorted(own, key=lambda pid: (-own[pid], pid))[: cfg.neighbor_expand]
+        wanted: dict[tuple[str, int], float] = {}
+        have = {(r.session, r.seq) for r in rows.values()}
+        for pid in best:
+            row = rows.get(pid)
+            if row is None:
+                continue
+            for step in (-1, 1):
+                turn = (row.session, row.seq + step)
+                if turn not in have:
+                    wanted[turn] = max(wanted.get(turn, 0.0), cfg.neighbor_weight * own[pid])
+        if not wanted:
+            return
+        order = sorted(wanted, key=lambda t: (-wanted[t], t))
+        ids = self.store.passage_ids_for_turns(order, scope)
+        for pid, row in self.store.passages_by_id(ids).items():
+            if row.ts is not None and row.ts > horizon:
+                continue
+            rows[pid] = row
+            fused[pid] = wanted[(row.session, row.seq)]
+            via.setdefault(pid, set()).add("neighbour")
 
     def _dense(
         self,
