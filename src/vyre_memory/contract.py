@@ -357,6 +357,10 @@ BUILDS_MEMORY = "builds_memory"  # a project that builds memory (config: builds_
 
 SESSION_KINDS = (INTERACTIVE, HEADLESS, SUBAGENT, MEMORY, BUILDS_MEMORY)
 
+# Sessions of a coding agent wander over many tasks; a session of any other format (a chat export, an
+# imported conversation) is one conversation, which a question is often about as a whole.
+AGENT_FORMATS = frozenset({"claude-code", "codex"})
+
 
 @dataclass
 class ParsedTurn:

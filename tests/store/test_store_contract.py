@@ -16,11 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.conftest import locomo_file
 from tests.ingest.test_pieces import streamed_session
 
 from vyre_memory import Memory
 from vyre_memory.ask.index import index_passages
-from vyre_memory.contract import Edge, EdgeSource, Entity, FactSource, Scope
+from vyre_memory.contract import AGENT_FORMATS, Edge, EdgeSource, Entity, FactSource, Scope
 from vyre_memory.errors import MigrationError
 from vyre_memory.eval.synth import SessionWriter, encode_cwd, write_history
 from vyre_memory.ingest.runner import IngestSettings
@@ -48,6 +49,13 @@ def test_ingest_keeps_sessions_turns_and_their_host(memory: Memory) -> None:
     assert (stats["sessions"]["total"], stats["turns"]["total"]) == (3, 23)
     assert {s.host for s in memory.sessions()} == {"laptop"}
     assert memory.store.corpus_version() == 1
+
+
+def test_conversations_are_told_from_a_coding_agents_sessions(memory: Memory, tmp_path: Path) -> None:
+    agents = AGENT_FORMATS
+    assert not memory.store.has_conversations(agents) and memory.store.has_conversations({"codex"})
+    memory.ingest([locomo_file(tmp_path / "conv.json", ("Ana", "Bo"), [("1:00 pm on 3 May, 2023", [("Ana", "hi")])])])
+    assert memory.store.has_conversations(agents)
 
 
 def test_a_second_ingest_adds_nothing(memory: Memory) -> None:

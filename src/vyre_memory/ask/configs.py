@@ -8,7 +8,8 @@ hybrid        both, fused by reciprocal rank, with the time-window and recency p
 hybrid-graph  hybrid without the graph expansion
 hybrid+keys   hybrid, with the source turns of matching fact and decision keys, and their values searched
 hybrid+sessions  hybrid, with sessions ranked by their keys (title, requests, files, tools) lifting their
-              passages, and the nearest passages within the best three sessions as one more list
+              passages, and the nearest passages within the best three sessions of any format as one more
+              list (hybrid reads the best three conversations only)
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class RetrievalConfig:
     session_requests_weight: float = 0.5  # ... are one more list at this weight
     session_turns: int = 0
     session_turns_weight: float = 0.5
+    session_turns_conversations: bool = False  # ... of the best sessions that are conversations (AGENT_FORMATS) only
     # With a model answering, it reads the ranked passages up to this many characters (not a fixed eight).
     # Measured (hybrid, evidence recall at 4,000 / 8,000 / 12,000 / 16,000 characters): open 0.844 / 0.876 /
     # 0.925 / 0.925, open2 0.851 / 0.897 / 0.917 / 0.931: finding stops rising near 12,000.
@@ -83,9 +85,21 @@ class RetrievalConfig:
 # one, so it counts half (+0.01 to +0.02 each); neighbours and feedback add about 0.01 to 0.04 more.
 # The neighbours of the best five joining as candidates: open2 0.757 -> 0.772, LoCoMo 43 0.778 -> 0.783,
 # open and the other four conversations unchanged (with 3 or 8 the same; with 10, open 0.795 -> 0.789).
+# The nearest passages within the best three conversations (a chat export, an imported conversation; never
+# a coding agent's session, which wanders over many tasks) as one more list: LoCoMo 26 0.757 -> 0.787,
+# 30 0.784 -> 0.808, 41 0.766 -> 0.786, 43 0.783 -> 0.806, 42 0.727 = (at 4,000 characters 26, 41 and
+# 42 rise, 30 and 43 fall by 0.03 and 0.02); the worlds hold no conversation and are unchanged. Over every
+# session ("hybrid+sessions" below) the same list lowers open2 by 0.05.
 def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
     return RetrievalConfig(
-        name, graph=graph, dense_weight=0.5, neighbor_weight=0.2, neighbor_expand=5, feedback_terms=8
+        name,
+        graph=graph,
+        dense_weight=0.5,
+        neighbor_weight=0.2,
+        neighbor_expand=5,
+        feedback_terms=8,
+        session_turns=3,
+        session_turns_conversations=True,
     )
 
 
@@ -102,7 +116,11 @@ CONFIGS: dict[str, RetrievalConfig] = {
     # 41 and lower open2, so hybrid keeps neither.
     "hybrid+keys": replace(_hybrid("hybrid+keys", graph=True), keys_weight=1.0, key_values=3),
     "hybrid+sessions": replace(
-        _hybrid("hybrid+sessions", graph=True), session_keys_weight=0.3, session_turns=3, session_turns_weight=0.5
+        _hybrid("hybrid+sessions", graph=True),
+        session_keys_weight=0.3,
+        session_turns=3,
+        session_turns_weight=0.5,
+        session_turns_conversations=False,
     ),
 }
 ALIASES = {"hybrid+graph": "hybrid"}  # the name hybrid had before it expanded by the graph

@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from ..contract import AGENT_FORMATS
 from ..read.relations import KIN
 from ..store.sqlite import Store
 from .passages import project_name
@@ -119,6 +120,7 @@ class SessionKeys:
         self._paths: dict[str, set[str]] = {}
         self.parent: dict[str, str] = {}  # subagent session -> the session its key rolls up into
         self._titles: dict[str, str] = {}
+        self.conversations: set[str] = set()  # sessions of a format other than a coding agent's
         # the first requests of each session (its subagents' prompts too), with their words: what its key says
         self.requests: dict[str, list[tuple[str, int, frozenset[str]]]] = {}
         self._last_turn = 0
@@ -134,8 +136,10 @@ class SessionKeys:
                 rows = store.session_key_parts(self._last_turn, 20_000)
                 if not rows:
                     break
-                for turn_id, session, seq, parent, text, tool, paths, title, cwd in rows:
+                for turn_id, session, seq, parent, text, tool, paths, title, cwd, source_format in rows:
                     owner = parent or session
+                    if source_format not in AGENT_FORMATS:
+                        self.conversations.add(owner)
                     if parent:
                         self.parent[session] = parent
                     words = self._words.setdefault(owner, [])

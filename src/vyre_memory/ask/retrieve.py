@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contract import Passage, Scope
+from ..contract import AGENT_FORMATS, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
@@ -216,6 +216,7 @@ class Retriever:
         self._df_total = -1
         self._mentions: list[tuple[Any, frozenset[str]]] = []
         self.session_keys = SessionKeys()
+        self._conversations = (-1, False)  # (corpus version, whether the store holds a conversation)
         self.record_keys = RecordKeys()
 
     def retrieve(
@@ -316,10 +317,12 @@ class Retriever:
                 named = self._full_text(self._selective(values), scope, cfg.candidates // 2, None, horizon)
                 lists.append((cfg.keys_weight * cfg.key_values_weight, named, "keys"))
         best_sessions: list[str] = []
-        if cfg.session_keys_weight:
+        if cfg.session_keys_weight or (cfg.session_turns and self._may_read_sessions(cfg)):
             if allowed is None:
                 allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
-            found_sessions = self.session_keys.refresh(self.store).search(key_words, allowed, cfg.session_keys_limit)
+            keys = self.session_keys.refresh(self.store)
+            among = allowed & keys.conversations if cfg.session_turns_conversations else allowed
+            found_sessions = keys.search(key_words, among, cfg.session_keys_limit)
             best_sessions = [s for s, _ in found_sessions]
             if cfg.session_requests:
                 asked = self.session_keys.request_turns(best_sessions[: cfg.session_requests], key_words, 2)
@@ -350,7 +353,7 @@ class Retriever:
                         fused[pid] += cfg.neighbor_weight * own[other]
             if cfg.neighbor_expand:
                 self._add_neighbours(fused, via, rows, own, cfg, scope, horizon)
-        if best_sessions:
+        if best_sessions and cfg.session_keys_weight:
             # sessions whose keys match: every candidate in one of them gains by its session's rank
             key_rank = {s: i for i, s in enumerate(best_sessions)}
             for pid in fused:
@@ -401,6 +404,17 @@ class Retriever:
             if len(out) >= k:
                 break
         return within_chars(out, chars) if chars is not None else out
+
+    def _may_read_sessions(self, cfg: RetrievalConfig) -> bool:
+        """Whether there are sessions for `session_turns` to read: with `session_turns_conversations`, only when
+        the store holds a conversation (asked once per corpus version: a coding agent's history never builds
+        the session keys for it)."""
+        if not cfg.session_turns_conversations:
+            return True
+        version = self.store.corpus_version()
+        if self._conversations[0] != version:
+            self._conversations = (version, self.store.has_conversations(AGENT_FORMATS))
+        return self._conversations[1]
 
     def _add_neighbours(
         self,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -449,6 +449,14 @@ class PassageStore:
         }
         return [(pid, session, times.get(pid)) for pid, session in sessions]
 
+    def has_conversations(self, agent_formats: Collection[str]) -> bool:
+        """Whether any session is of a format other than these (a conversation, not a coding agent's session)."""
+        marks = ",".join("?" * len(agent_formats))
+        row = self.conn.execute(
+            f"SELECT EXISTS (SELECT 1 FROM sessions WHERE format NOT IN ({marks}))", sorted(agent_formats)
+        ).fetchone()
+        return bool(row[0])
+
     def sessions_in_scope(self, scope: Scope) -> list[str]:
         """The ids of the sessions a scope may read (memory's own threads never among them)."""
         where, params = scope_sql(scope)
@@ -484,12 +492,12 @@ class PassageStore:
     def session_key_parts(self, after_turn: int, limit: int) -> list[tuple[Any, ...]]:
         """What session keys are made of, for the turns after `after_turn` in id order (at most `limit`):
         (turn id, session, seq, parent session if a subagent, the first 300 characters of a typed request or
-        agent prompt, tool name, paths as JSON, session title, session cwd), for typed, agent_prompt and
-        tool_call turns."""
+        agent prompt, tool name, paths as JSON, session title, session cwd, session format), for typed,
+        agent_prompt and tool_call turns."""
         return self.conn.execute(
             """SELECT t.id, t.session, t.seq, CASE WHEN s.kind = 'subagent' THEN s.parent_session END,
                       CASE WHEN t.kind IN ('typed', 'agent_prompt') THEN substr(t.text, 1, 300) END,
-                      t.tool_name, t.paths, s.title, s.cwd
+                      t.tool_name, t.paths, s.title, s.cwd, s.format
                FROM turns t JOIN sessions s ON s.id = t.session
                WHERE t.id > ? AND t.kind IN ('typed', 'agent_prompt', 'tool_call') ORDER BY t.id LIMIT ?""",
             (after_turn, limit),
