@@ -54,8 +54,11 @@ def test_ingest_keeps_sessions_turns_and_their_host(memory: Memory) -> None:
 def test_conversations_are_told_from_a_coding_agents_sessions(memory: Memory, tmp_path: Path) -> None:
     agents = AGENT_FORMATS
     assert not memory.store.has_conversations(agents) and memory.store.has_conversations({"codex"})
-    memory.ingest([locomo_file(tmp_path / "conv.json", ("Ana", "Bo"), [("1:00 pm on 3 May, 2023", [("Ana", "hi")])])])
+    talk = [("Ana", "the greenhouse needs a new roof"), ("Bo", "I can help on Saturday")]
+    memory.ingest([locomo_file(tmp_path / "conv.json", ("Ana", "Bo"), [("1:00 pm on 3 May, 2023", talk)])])
     assert memory.store.has_conversations(agents)
+    found = memory.retrieve("what does the greenhouse need?", k=3, config="hybrid")  # the conversations' list too
+    assert found and found[0].uuids == ("conv:D1:1",)
 
 
 def test_a_second_ingest_adds_nothing(memory: Memory) -> None:

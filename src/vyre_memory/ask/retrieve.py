@@ -408,7 +408,10 @@ class Retriever:
     def _may_read_sessions(self, cfg: RetrievalConfig) -> bool:
         """Whether there are sessions for `session_turns` to read: with `session_turns_conversations`, only when
         the store holds a conversation (asked once per corpus version: a coding agent's history never builds
-        the session keys for it)."""
+        the session keys for it). Never on a store that searches its own vectors: the list reads the in-memory
+        vector index."""
+        if self.store.searches_in_database:
+            return False
         if not cfg.session_turns_conversations:
             return True
         version = self.store.corpus_version()
