@@ -160,28 +160,33 @@ def test_an_alias_two_people_share_is_never_resolved_and_a_said_full_name_is_kep
     assert resolve_aliases(people, "what did owen ask") == "what did Owen Pratt ask"
 
 
-def test_a_reversed_decision_is_history_and_the_reversal_is_current(tmp_path: Path) -> None:
-    cwd = "/home/ana/code/quillpad"
-    folder = tmp_path / "projects" / cwd.replace("/", "-")
+QUILLPAD = "/home/ana/code/quillpad"
+
+
+def _decisions(tmp_path: Path, lines: list[str]) -> dict[str, str]:
+    """Each decision the graph holds after ingesting these transcript lines, with its status."""
+    folder = tmp_path / "projects" / QUILLPAD.replace("/", "-")
     folder.mkdir(parents=True)
+    (folder / "s.jsonl").write_text("".join(lines), encoding="utf-8")
+    with Memory(tmp_path / "home", embedder="none", user_name="Ana") as mem:
+        mem.ingest([tmp_path / "projects"])
+        return {e.name: e.status for e in mem.graph() if e.kind == "decision"}
+
+
+def test_a_reversed_decision_is_history_and_the_reversal_is_current(tmp_path: Path) -> None:
+    cwd = QUILLPAD
     lines = [
         _typed("s-1", "u-1", "we decided to use half-even rounding for the totals", "2026-05-02T10:00:00Z", cwd),
         _typed("s-2", "u-2", "ok, let's revert to half-up rounding for the totals", "2026-06-20T10:00:00Z", cwd),
     ]
-    (folder / "s.jsonl").write_text("".join(lines), encoding="utf-8")
-    with Memory(tmp_path / "home", embedder="none", user_name="Ana") as mem:
-        mem.ingest([tmp_path / "projects"])
-        decisions = {e.name: e.status for e in mem.graph() if e.kind == "decision"}
-    assert decisions == {
+    assert _decisions(tmp_path, lines) == {
         "use half-even rounding for the totals": "superseded",
         "half-up rounding for the totals": "current",
     }
 
 
 def test_a_change_of_mind_in_other_words_supersedes_the_older_decision(tmp_path: Path) -> None:
-    cwd = "/home/ana/code/quillpad"
-    folder = tmp_path / "projects" / cwd.replace("/", "-")
-    folder.mkdir(parents=True)
+    cwd = QUILLPAD
     lines = [
         _typed("s-1", "u-1", "let's go with REDIS_STREAMS for the job queue", "2026-03-02T10:00:00Z", cwd),
         _typed("s-1", "u-2", "let's do a grafana board per team for the alerts", "2026-03-03T10:00:00Z", cwd),
@@ -201,11 +206,7 @@ def test_a_change_of_mind_in_other_words_supersedes_the_older_decision(tmp_path:
             cwd,
         ),
     ]
-    (folder / "s.jsonl").write_text("".join(lines), encoding="utf-8")
-    with Memory(tmp_path / "home", embedder="none", user_name="Ana") as mem:
-        mem.ingest([tmp_path / "projects"])
-        decisions = {e.name: e.status for e in mem.graph() if e.kind == "decision"}
-    assert decisions == {
+    assert _decisions(tmp_path, lines) == {
         "REDIS_STREAMS for the job queue": "superseded",
         "a grafana board per team for the alerts": "superseded",
         "we're moving the job queues into postgres": "current",
