@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from tests.conftest import locomo_file
 from tests.ingest.test_pieces import streamed_session
+from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask.index import index_passages
@@ -59,6 +60,18 @@ def test_conversations_are_told_from_a_coding_agents_sessions(memory: Memory, tm
     assert memory.store.has_conversations(agents)
     found = memory.retrieve("what does the greenhouse need?", k=3, config="hybrid")  # the conversations' list too
     assert found and found[0].uuids == ("conv:D1:1",)
+
+
+def test_a_personal_question_reads_the_asides_on_both_engines(memory: Memory, tmp_path: Path) -> None:
+    aside = "the vet says my cat needs a tooth pulled friday, so i'm out early. the retry test is red"
+    work = TranscriptWriter(tmp_path / "projects" / "-home-sam-code-shop-api" / "b.jsonl", SHOP_API)
+    for i in range(6):
+        work.user(f"the retry test {i} fails on the order list")
+        work.assistant(f"Fixed retry case {i}.")
+    work.user(aside)
+    memory.ingest([tmp_path / "projects"])
+    found = memory.retrieve("what's going on with my cat?", k=8, config="hybrid")
+    assert any(p.text == aside and "asides" in p.via for p in found)  # PostgreSQL scores them in the database
 
 
 def test_a_second_ingest_adds_nothing(memory: Memory) -> None:

@@ -23,6 +23,7 @@ import numpy as np
 from ..contract import AGENT_FORMATS, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
+from ..read.derive import ASIDES_KEY, asides_of
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -217,6 +218,7 @@ class Retriever:
         self._mentions: list[tuple[Any, frozenset[str]]] = []
         self.session_keys = SessionKeys()
         self._conversations = (-1, False)  # (corpus version, whether the store holds a conversation)
+        self._aside_ids: tuple[str | None, list[int]] = (None, [])  # (the asides as stored, their passage ids)
         self.record_keys = RecordKeys()
 
     def retrieve(
@@ -295,6 +297,8 @@ class Retriever:
                 lists.append((cfg.feedback_weight * outside, widened, "bm25"))
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
+        if cfg.asides_weight and query is not None and scope.personal_allowed and personal_question(question):
+            lists.append((cfg.asides_weight, self._asides(cache, query, scope, horizon, cfg.asides_limit), "asides"))
         key_words = [w for t in terms or [question] for w in tokens(t)]
         allowed: frozenset[str] | None = None
         if cfg.keys_weight:
@@ -404,6 +408,22 @@ class Retriever:
             if len(out) >= k:
                 break
         return within_chars(out, chars) if chars is not None else out
+
+    def _asides(
+        self, cache: VectorCache | None, query: np.ndarray, scope: Scope, horizon: str, k: int
+    ) -> list[tuple[int, float]]:
+        """The `k` nearest passages of the person's asides (`asides_of`) in scope and before `horizon`."""
+        raw = self.store.get_meta(ASIDES_KEY)
+        if raw != self._aside_ids[0]:  # passages of the aside turns, read again when a derive changed them
+            self._aside_ids = (raw, sorted(self.store.passage_ids_for_turns(asides_of(self.store), Scope())))
+        ids = self._aside_ids[1]
+        if not ids:
+            return []
+        if cache is None:  # PostgreSQL: scored inside the database
+            assert self.embedder is not None
+            return self.store.nearest(self.embedder.name, query, scope, k, until=horizon, ids=ids)
+        kept = self.directory.refresh(self.store).keep(self.store, scope, ids, until=horizon)
+        return cache.search(query, np.asarray(kept, dtype=np.int64), k) if kept else []
 
     def _may_read_sessions(self, cfg: RetrievalConfig) -> bool:
         """Whether there are sessions for `session_turns` to read: with `session_turns_conversations`, only when

@@ -26,7 +26,7 @@ from functools import lru_cache
 from ..contract import AGENT_PROMPT, ASSISTANT, COMPACT_SUMMARY, META, PASTED, THINKING, TYPED
 from .trust import sentences
 
-__all__ = ["WITHHELD", "personal_clause", "personal_question", "withhold_personal"]
+__all__ = ["WITHHELD", "personal_clause", "personal_question", "speaks_of_life", "withhold_personal"]
 
 WITHHELD = "[…]"  # where an aside was cut out
 
@@ -137,7 +137,9 @@ def _work(text: str) -> bool:
     return bool(_WORK_WORD.search(text) or _CODE_TOKEN.search(text))
 
 
-def _life(text: str) -> bool:
+def speaks_of_life(text: str) -> bool:
+    """Does the text speak of someone's family, pets, health, home or plans (a life word, something of
+    someone's, a street address)?"""
     return bool(_LIFE.search(text) or _OWNED.search(text) or _ADDRESS.search(text))
 
 
@@ -150,11 +152,11 @@ def personal_clause(text: str, kind: str) -> bool:
     """Is this clause withheld from an agent? The person's own words unless plainly work; prose that speaks of
     someone's life; never a tool's text."""
     if kind in _OWN_KINDS:
-        if _life(text):
+        if speaks_of_life(text):
             return True
         return not _neutral(text) and not _work(text)
     if kind in _PROSE_KINDS:
-        return _life(text)
+        return speaks_of_life(text)
     return False
 
 

@@ -21,7 +21,11 @@ Guarantees:
   confidence is capped at MODEL_CONFIDENCE_CAP, so a fact only the model read needs a second mention to
   pass the bar for who someone is;
 - who said or asked what ("yusra reports ...", `attributions`) is read from the same trusted turns but
-  never becomes a fact: it is kept beside them (`attributions_of`), for who-said questions only.
+  never becomes a fact: it is kept beside them (`attributions_of`), for who-said questions only;
+- the asides (`asides_of`): the trusted typed turns of a coding agent's sessions (`AGENT_FORMATS`) whose own
+  sentences speak of the person's life (`speaks_of_life`), whether or not a rule read a fact from them, kept
+  beside the facts as (session, seq) for retrieval to search among; a store derived before they were kept is
+  derived whole once, so it has them too.
 """
 
 from __future__ import annotations
@@ -34,21 +38,32 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..contract import ASSISTANT, TYPED, FactSource, Turn
+from ..contract import AGENT_FORMATS, ASSISTANT, TYPED, FactSource, Turn
 from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
+from .asides import speaks_of_life
 from .attribution import ATTRIBUTION_CONFIDENCE, attributions
 from .relations import CHANGING, PEOPLE_RELATIONS, RELATIONS
 from .rules import FactCandidate, confirmed_facts, extract
 from .trust import judge_sentence, judge_turn, own_sentences
 
-__all__ = ["MODEL_CONFIDENCE_CAP", "DeriveReport", "Reader", "derive_facts", "fact_id", "read_mentions", "reader_text"]
+__all__ = [
+    "MODEL_CONFIDENCE_CAP",
+    "DeriveReport",
+    "Reader",
+    "asides_of",
+    "derive_facts",
+    "fact_id",
+    "read_mentions",
+    "reader_text",
+]
 
 CONFIDENCE_CAP = 0.99
 READ_LIMIT = 10_000  # characters of a typed turn read for facts (the rules are slow on huge unbroken pastes)
 PEOPLE_BAR = 0.6
 OTHER_BAR = 0.5
 ATTRIBUTIONS_KEY = "attributions.v1"  # the store meta key holding who said what (never facts)
+ASIDES_KEY = "asides.v1"  # the store meta key holding the turns where the person speaks of their life
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
 
@@ -103,11 +118,13 @@ def read_mentions(
     reader: Reader | None = None,
     reader_skip: Collection[int] = (),
     said: list[Mention] | None = None,
+    asides: list[Turn] | None = None,
 ) -> list[Mention]:
     """Every fact mention in `turns` (typed and assistant turns, each session's in seq order); with `reader`,
     also what it reads in each trusted turn's own sentences (a fact the rules read in that turn wins), except
     in the turns whose ids are in `reader_skip`. With `said`, the attributions in each trusted turn
-    ("yusra reports ...") are appended to it; they are never facts."""
+    ("yusra reports ...") are appended to it; they are never facts. With `asides`, each trusted turn whose own
+    sentences speak of someone's life is appended to it."""
     report = report if report is not None else DeriveReport()
     prev_typed: dict[str, str] = {}
     prev_assistant: dict[str, str] = {}
@@ -128,6 +145,8 @@ def read_mentions(
             report.refused[key] = report.refused.get(key, 0) + 1
             continue
         report.turns_trusted += 1
+        if asides is not None and any(speaks_of_life(s.text) for s in own_sentences(t.text[:READ_LIMIT])):
+            asides.append(t)
         seen: set[str] = set()
         for c in extract(t.text[:READ_LIMIT], context=(previous or "")[:READ_LIMIT]):
             seen.add(fact_id(c.subject, c.relation, c.object))
@@ -267,7 +286,8 @@ def derive_facts(
     """
     started = time.perf_counter()
     report = DeriveReport()
-    after = store.derived_turn() if incremental else 0
+    # a store derived before the asides were kept is derived whole once
+    after = store.derived_turn() if incremental and store.get_meta(ASIDES_KEY) is not None else 0
     if after:
         turns, skip = _new_turns(store, after)
         if not turns:
@@ -279,8 +299,10 @@ def derive_facts(
         turns.sort(key=lambda t: (t.session, t.seq))
     last_turn = max([after, *(t.id for t in turns)])
     said: list[Mention] = []
-    mentions = [m for m in read_mentions(turns, report, reader, skip, said) if m.turn.id not in skip]
+    asides: list[Turn] = []
+    mentions = [m for m in read_mentions(turns, report, reader, skip, said, asides) if m.turn.id not in skip]
     _store_attributions(store, [m for m in said if m.turn.id not in skip], incremental=bool(after))
+    _store_asides(store, [t for t in asides if t.id not in skip], incremental=bool(after))
     by_turn, by_uuid = store.suppressed_facts()
     kept: list[Mention] = list(base)
     for m in mentions:
@@ -317,6 +339,25 @@ def _store_attributions(store: Store, said: list[Mention], *, incremental: bool)
         rows = [r for r in _attribution_rows(store) if (r["session"], r["seq"]) not in fresh] + rows
     rows.sort(key=lambda r: (str(r["session"]), int(r["seq"] or 0), str(r["subject"]), str(r["object"])))
     store.set_meta(ATTRIBUTIONS_KEY, json.dumps(rows, ensure_ascii=False, sort_keys=True))
+
+
+def _store_asides(store: Store, turns: list[Turn], *, incremental: bool) -> None:
+    """Write the asides (`asides_of`) among `turns`, merged with the stored ones when `incremental`."""
+    formats: dict[str, str] = {}
+    for session in {t.session for t in turns}:
+        info = store.session(session)
+        formats[session] = info.format if info is not None else ""
+    rows = {(t.session, t.seq) for t in turns if formats[t.session] in AGENT_FORMATS}
+    if incremental:
+        rows |= set(asides_of(store))
+    store.set_meta(ASIDES_KEY, json.dumps(sorted(rows)))
+
+
+def asides_of(store: Store) -> list[tuple[str, int]]:
+    """The (session, seq) of every trusted typed turn of a coding agent's session in which the person speaks of
+    their life, said in passing beside the work; empty before the first derive."""
+    raw = store.get_meta(ASIDES_KEY)
+    return [(str(session), int(seq)) for session, seq in json.loads(raw)] if raw else []
 
 
 def _attribution_rows(store: Store) -> list[dict[str, Any]]:

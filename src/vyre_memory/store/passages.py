@@ -144,6 +144,9 @@ def rarest_within(words: Sequence[str], matches: dict[str, float], budget: float
     return [w for w in words if w in chosen], spent
 
 
+TURNS_PER_QUERY = 500  # (session, seq) pairs looked up in one statement
+
+
 def scope_sql(scope: Scope, session_alias: str = "s") -> tuple[str, list[object]]:
     """The WHERE fragment for a scope, over the sessions table aliased `session_alias`."""
     from .sqlite import scope_clause
@@ -476,17 +479,26 @@ class PassageStore:
             return 0
 
     def passage_ids_for_turns(self, turns: Sequence[tuple[str, int]], scope: Scope) -> list[int]:
-        """Passage ids of the given (session, seq) turns, in that order, within the scope."""
+        """Passage ids of the given (session, seq) turns, in that order (a turn's pieces in order), within the
+        scope: one query per session and TURNS_PER_QUERY of its turns."""
         where, params = scope_sql(scope)
-        out: list[int] = []
+        by_session: dict[str, set[int]] = {}
         for session, seq in turns:
-            rows = self.conn.execute(
-                f"""SELECT p.id FROM passages p JOIN sessions s ON s.id = p.session
-                    WHERE p.session = ? AND p.seq = ? AND {where} ORDER BY p.piece""",
-                [session, seq, *params],
-            ).fetchall()
-            out.extend(r[0] for r in rows if r[0] not in out)
-        return out
+            by_session.setdefault(session, set()).add(seq)
+        found: dict[tuple[str, int], list[int]] = {}
+        for session, seqs in sorted(by_session.items()):
+            ordered = sorted(seqs)
+            for at in range(0, len(ordered), TURNS_PER_QUERY):
+                chunk = ordered[at : at + TURNS_PER_QUERY]
+                rows = self.conn.execute(
+                    f"""SELECT p.seq, p.id FROM passages p JOIN sessions s ON s.id = p.session
+                        WHERE p.session = ? AND p.seq IN ({", ".join("?" * len(chunk))}) AND {where}
+                        ORDER BY p.seq, p.piece""",
+                    [session, *chunk, *params],
+                ).fetchall()
+                for seq, pid in rows:
+                    found.setdefault((session, int(seq)), []).append(int(pid))
+        return list(dict.fromkeys(pid for turn in turns for pid in found.get(turn, ())))
 
     # -- keys (ask/keys.py) ------------------------------------------------------------------------
     def session_key_parts(self, after_turn: int, limit: int) -> list[tuple[Any, ...]]:

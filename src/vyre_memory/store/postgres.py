@@ -457,16 +457,21 @@ class PostgresStore(Store):
         *,
         since: str | None = None,
         until: str | None = None,
+        ids: Sequence[int] | None = None,
     ) -> list[tuple[int, float]]:
-        """(passage id, cosine) of the `k` nearest passages in the scope and the window [since, until),
-        best first. The person's own scope walks the HNSW index (iteratively, until `k` rows pass the
-        filters); a project or agent scope, or a window, is scored exactly over its own rows."""
+        """(passage id, cosine) of the `k` nearest passages in the scope and the window [since, until) (and
+        among `ids` when given), best first. The person's own scope walks the HNSW index (iteratively, until `k`
+        rows pass the filters); a project or agent scope, a window, or given ids are scored exactly over their
+        own rows."""
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         dim = len(q)
         self.vector_index(dim)
         where, params = scope_sql(scope)
         time_sql = _window(since, until, params)
-        exact = scope.folders() is not None or since is not None
+        if ids is not None:
+            time_sql += " AND p.id = ANY(?)"
+            params.append(list(ids))
+        exact = scope.folders() is not None or since is not None or ids is not None
         distance = f"(v.vec::vector({dim}) <=> ?::vector({dim}))"
         order = f"{distance} + 0" if exact else distance  # `+ 0`: no index can order it, so the scan is exact
         sql = f"""SELECT id, 1 - d FROM (

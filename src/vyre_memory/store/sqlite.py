@@ -558,7 +558,15 @@ class Store(PassageStore, FactStore, GraphStore, ReadStore):
         return self.bm25(fts_query(words), scope, limit=limit, since=since, until=until)
 
     def nearest(
-        self, model: str, query: Any, scope: Scope, k: int, *, since: str | None = None, until: str | None = None
+        self,
+        model: str,
+        query: Any,
+        scope: Scope,
+        k: int,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+        ids: Sequence[int] | None = None,
     ) -> list[tuple[int, float]]:
         """SQLite keeps no vector index: the retriever ranks vectors in memory (ask/retrieve.py VectorCache)."""
         raise StoreError("the SQLite store does not rank vectors; the retriever's in-memory index does")

@@ -1,0 +1,95 @@
+"""A question about the person's life searches the asides they typed in passing inside work sessions, as one
+more hybrid list, whether or not a fact rule read anything from them; never for an agent, never a conversation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from tests.conftest import locomo_file
+from tests.reliability.conftest import TranscriptWriter
+
+from vyre_memory import Memory
+from vyre_memory.read.derive import ASIDES_KEY, asides_of
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+CWD = "/home/sam/code/shop-api"
+ASIDE = "ugh the vet says my cat needs a tooth pulled friday, so i'm out early. the retry test is still red"
+QUESTION = "what's going on with my cat?"
+
+
+def _history(root: Path) -> TranscriptWriter:
+    work = TranscriptWriter(root / "-home-sam-code-shop-api" / "a.jsonl", CWD)
+    for i in range(10):
+        work.user(f"the retry test {i} fails on the order list in src/jobs.py")
+        work.assistant(f"Fixed retry case {i} in src/jobs.py: the backoff now resets.")
+    work.user(ASIDE)
+    work.assistant("Sorry to hear about the cat, hope the tooth comes out easily. The retry test is green now.")
+    work.user("pasting the email from the building office:")
+    work.user("Dear tenants,\nthe cat next door has been fed by the neighbours on friday.\nRegards, the office")
+    return work
+
+
+@pytest.fixture()
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    with Memory(tmp_path / "home", user_name="Sam") as mem:
+        yield mem
+
+
+def _aside_texts(memory: Memory) -> list[str]:
+    return [
+        t.text for session, seq in asides_of(memory.store) for t in memory.store.turns(session, start=seq, end=seq + 1)
+    ]
+
+
+def test_the_persons_own_asides_are_kept_and_nothing_else(memory: Memory, tmp_path: Path) -> None:
+    _history(tmp_path / "projects")
+    memory.ingest([tmp_path / "projects"])
+    # not the assistant's reply about the cat, not the pasted email, not the work turns
+    assert _aside_texts(memory) == [ASIDE]
+
+
+def test_a_personal_question_finds_the_aside_through_its_own_list(memory: Memory, tmp_path: Path) -> None:
+    work = _history(tmp_path / "projects")
+    memory.ingest([tmp_path / "projects"])
+    found = memory.retrieve(QUESTION, k=8, now=NOW, config="hybrid")
+    aside = next(p for p in found if p.text == ASIDE)
+    assert "asides" in aside.via and aside.uuids == (work.written[20]["uuid"],)
+    # a work question never reads the list
+    assert not any("asides" in p.via for p in memory.retrieve("which test is red?", k=8, now=NOW, config="hybrid"))
+
+
+def test_an_agent_never_gets_the_asides(memory: Memory, tmp_path: Path) -> None:
+    _history(tmp_path / "projects")
+    memory.ingest([tmp_path / "projects"])
+    assert memory.retrieve(QUESTION, k=8, now=NOW, agent_projects=[CWD], config="hybrid") == []
+    for p in memory.retrieve("is the retry test red?", k=20, now=NOW, agent_projects=[CWD], config="hybrid"):
+        assert "asides" not in p.via and p.text != ASIDE
+
+
+def test_a_conversation_holds_no_asides(memory: Memory, tmp_path: Path) -> None:
+    talk = [("Ana", "my cat needs a tooth pulled on friday"), ("Bo", "oh no, poor thing")]
+    memory.ingest([locomo_file(tmp_path / "conv.json", ("Ana", "Bo"), [("1:00 pm on 3 May, 2023", talk)])])
+    assert asides_of(memory.store) == []
+
+
+def test_incremental_derives_keep_the_asides_a_full_one_finds(memory: Memory, tmp_path: Path) -> None:
+    work = _history(tmp_path / "projects")
+    memory.ingest([tmp_path / "projects"])
+    work.user("we finally moved house, my back hurts. ok next: the order list test")
+    memory.ingest([tmp_path / "projects"])  # an incremental derive reads only the new turns
+    incremental = asides_of(memory.store)
+    assert len(incremental) == 2
+    memory.derive()
+    assert asides_of(memory.store) == incremental
+
+
+def test_a_store_derived_before_asides_were_kept_is_derived_whole_once(memory: Memory, tmp_path: Path) -> None:
+    _history(tmp_path / "projects")
+    memory.ingest([tmp_path / "projects"])
+    memory.store.conn.execute("DELETE FROM meta WHERE key = ?", (ASIDES_KEY,))
+    assert asides_of(memory.store) == []
+    memory.derive(incremental=True)
+    assert _aside_texts(memory) == [ASIDE]
