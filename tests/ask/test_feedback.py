@@ -60,7 +60,7 @@ def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Memory:
 
 def test_hybrid_finds_a_turn_by_the_words_its_best_matches_share(memory: Memory) -> None:
     question = "what's on the menu for the potluck?"
-    hybrid = get_config("hybrid")
+    hybrid = replace(get_config("hybrid"), conversation_feedback=0)  # the words' feedback alone, not the vectors'
     without = replace(hybrid, feedback_terms=0)
     found = [p.uuids[0] for p in memory.retrieve(question, k=5, now=NOW, config=hybrid)]
     assert "conv:D3:1" in found  # "lentil curry", shared by both potluck turns (ids carry the file name)

@@ -297,6 +297,9 @@ class Retriever:
                 lists.append((cfg.feedback_weight * outside, widened, "bm25"))
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
+        if cfg.conversation_feedback and query is not None and cache is not None and self._holds_conversations():
+            widened = self._conversation_feedback(cache, query, lists, cfg, scope, horizon)
+            lists.append((cfg.conversation_feedback_weight * outside, widened, "feedback"))
         if cfg.asides_weight and query is not None and scope.personal_allowed and personal_question(question):
             lists.append((cfg.asides_weight, self._asides(cache, query, scope, horizon, cfg.asides_limit), "asides"))
         key_words = [w for t in terms or [question] for w in tokens(t)]
@@ -335,11 +338,10 @@ class Retriever:
             if cfg.session_turns and query is not None and cache is not None:
                 inside = self._session_turns(cache, query, scope, best_sessions[: cfg.session_turns], horizon)
                 lists.append((cfg.session_turns_weight, inside, "sessions"))
-        fused: dict[int, float] = {}
+        fused = _fuse(lists, cfg.rrf_k)
         via: dict[int, set[str]] = {}
-        for weight, ranked, name in lists:
-            for rank, (pid, _score) in enumerate(ranked):
-                fused[pid] = fused.get(pid, 0.0) + weight / (cfg.rrf_k + rank + 1)
+        for _, ranked, name in lists:
+            for pid, _score in ranked:
                 via.setdefault(pid, set()).add(name)
         if not fused:
             return []
@@ -427,17 +429,45 @@ class Retriever:
 
     def _may_read_sessions(self, cfg: RetrievalConfig) -> bool:
         """Whether there are sessions for `session_turns` to read: with `session_turns_conversations`, only when
-        the store holds a conversation (asked once per corpus version: a coding agent's history never builds
-        the session keys for it). Never on a store that searches its own vectors: the list reads the in-memory
-        vector index."""
+        the store holds a conversation. Never on a store that searches its own vectors: the list reads the
+        in-memory vector index."""
         if self.store.searches_in_database:
             return False
-        if not cfg.session_turns_conversations:
-            return True
+        return not cfg.session_turns_conversations or self._holds_conversations()
+
+    def _holds_conversations(self) -> bool:
+        """Whether the store holds a conversation: a session of any format but a coding agent's (asked once per
+        corpus version, so a coding agent's history never builds the session keys the conversations' lists read)."""
         version = self.store.corpus_version()
         if self._conversations[0] != version:
             self._conversations = (version, self.store.has_conversations(AGENT_FORMATS))
         return self._conversations[1]
+
+    def _conversation_feedback(
+        self,
+        cache: VectorCache,
+        query: np.ndarray,
+        lists: list[tuple[float, list[tuple[int, float]], str]],
+        cfg: RetrievalConfig,
+        scope: Scope,
+        horizon: str,
+    ) -> list[tuple[int, float]]:
+        """The conversations' passages (in scope, before `horizon`) nearest the question's vector moved toward the
+        vectors of the best `conversation_feedback` passages of `lists`: what they speak of, in other words."""
+        so_far = _fuse(lists, cfg.rrf_k)
+        best = sorted(so_far, key=lambda pid: (-so_far[pid], pid))[: cfg.conversation_feedback]
+        rows = self.store.passages_by_id(best)
+        texts = [rows[pid].text for pid in best if pid in rows]
+        if not texts or self.embedder is None:
+            return []
+        vectors = np.asarray(self.embedder.embed(texts), dtype=np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-9
+        question = np.asarray(query, dtype=np.float32)
+        widened = question / (np.linalg.norm(question) + 1e-9) + cfg.conversation_feedback_share * vectors.mean(axis=0)
+        places = self.directory.refresh(self.store)
+        conversations = self.session_keys.refresh(self.store).conversations & places.sessions_in(self.store, scope)
+        ids = places.keep(self.store, scope, places.ids_of_sessions(conversations).tolist(), until=horizon)
+        return cache.search(widened, np.asarray(ids, dtype=np.int64), cfg.candidates) if ids else []
 
     def _add_neighbours(
         self,
@@ -624,6 +654,15 @@ class Retriever:
             via=via,
             about=row.search,
         )
+
+
+def _fuse(lists: Sequence[tuple[float, list[tuple[int, float]], str]], rrf_k: int) -> dict[int, float]:
+    """Reciprocal-rank fusion: each passage's weighted 1 / (rrf_k + rank) summed over the lists."""
+    fused: dict[int, float] = {}
+    for weight, ranked, _name in lists:
+        for rank, (pid, _score) in enumerate(ranked):
+            fused[pid] = fused.get(pid, 0.0) + weight / (rrf_k + rank + 1)
+    return fused
 
 
 def withheld(passage: Passage) -> Passage | None:
