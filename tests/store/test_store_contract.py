@@ -58,8 +58,9 @@ def test_conversations_are_told_from_a_coding_agents_sessions(memory: Memory, tm
     talk = [("Ana", "the greenhouse needs a new roof"), ("Bo", "I can help on Saturday")]
     memory.ingest([locomo_file(tmp_path / "conv.json", ("Ana", "Bo"), [("1:00 pm on 3 May, 2023", talk)])])
     assert memory.store.has_conversations(agents)
-    found = memory.retrieve("what does the greenhouse need?", k=3, config="hybrid")  # the conversations' list too
+    found = memory.retrieve("what does the greenhouse need?", k=3, config="hybrid")  # the conversations' lists too
     assert found and found[0].uuids == ("conv:D1:1",)
+    assert {"sessions", "feedback"} <= set(found[0].via)  # PostgreSQL scores them in the database
 
 
 def test_a_personal_question_reads_the_asides_on_both_engines(memory: Memory, tmp_path: Path) -> None:

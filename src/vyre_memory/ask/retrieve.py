@@ -297,7 +297,7 @@ class Retriever:
                 lists.append((cfg.feedback_weight * outside, widened, "bm25"))
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
-        if cfg.conversation_feedback and query is not None and cache is not None and self._holds_conversations():
+        if cfg.conversation_feedback and query is not None and self._holds_conversations():
             widened = self._conversation_feedback(cache, query, lists, cfg, scope, horizon)
             lists.append((cfg.conversation_feedback_weight * outside, widened, "feedback"))
         if cfg.asides_weight and query is not None and scope.personal_allowed and personal_question(question):
@@ -335,7 +335,7 @@ class Retriever:
                 asked = self.session_keys.request_turns(best_sessions[: cfg.session_requests], key_words, 2)
                 from_keys = self.store.passage_ids_for_turns(asked, scope)
                 lists.append((cfg.session_requests_weight, [(pid, 1.0) for pid in from_keys], "sessions"))
-            if cfg.session_turns and query is not None and cache is not None:
+            if cfg.session_turns and query is not None:
                 inside = self._session_turns(cache, query, scope, best_sessions[: cfg.session_turns], horizon)
                 lists.append((cfg.session_turns_weight, inside, "sessions"))
         fused = _fuse(lists, cfg.rrf_k)
@@ -418,21 +418,24 @@ class Retriever:
         raw = self.store.get_meta(ASIDES_KEY)
         if raw != self._aside_ids[0]:  # passages of the aside turns, read again when a derive changed them
             self._aside_ids = (raw, sorted(self.store.passage_ids_for_turns(asides_of(self.store), Scope())))
-        ids = self._aside_ids[1]
-        if not ids:
+        kept = self.directory.refresh(self.store).keep(self.store, scope, self._aside_ids[1], until=horizon)
+        return self._nearest_among(cache, query, kept, k)
+
+    def _nearest_among(
+        self, cache: VectorCache | None, query: np.ndarray, ids: Sequence[int], k: int
+    ) -> list[tuple[int, float]]:
+        """The `k` passages among `ids` (already kept to a scope and time) nearest `query`: in the in-memory index,
+        or inside the database when it searches its own vectors (`cache` None)."""
+        if not len(ids):
             return []
-        if cache is None:  # PostgreSQL: scored inside the database
+        if cache is None:
             assert self.embedder is not None
-            return self.store.nearest(self.embedder.name, query, scope, k, until=horizon, ids=ids)
-        kept = self.directory.refresh(self.store).keep(self.store, scope, ids, until=horizon)
-        return cache.search(query, np.asarray(kept, dtype=np.int64), k) if kept else []
+            return self.store.nearest(self.embedder.name, query, Scope(), k, ids=[int(i) for i in ids])
+        return cache.search(query, np.asarray(ids, dtype=np.int64), k)
 
     def _may_read_sessions(self, cfg: RetrievalConfig) -> bool:
         """Whether there are sessions for `session_turns` to read: with `session_turns_conversations`, only when
-        the store holds a conversation. Never on a store that searches its own vectors: the list reads the
-        in-memory vector index."""
-        if self.store.searches_in_database:
-            return False
+        the store holds a conversation."""
         return not cfg.session_turns_conversations or self._holds_conversations()
 
     def _holds_conversations(self) -> bool:
@@ -445,7 +448,7 @@ class Retriever:
 
     def _conversation_feedback(
         self,
-        cache: VectorCache,
+        cache: VectorCache | None,
         query: np.ndarray,
         lists: list[tuple[float, list[tuple[int, float]], str]],
         cfg: RetrievalConfig,
@@ -467,7 +470,7 @@ class Retriever:
         places = self.directory.refresh(self.store)
         conversations = self.session_keys.refresh(self.store).conversations & places.sessions_in(self.store, scope)
         ids = places.keep(self.store, scope, places.ids_of_sessions(conversations).tolist(), until=horizon)
-        return cache.search(widened, np.asarray(ids, dtype=np.int64), cfg.candidates) if ids else []
+        return self._nearest_among(cache, widened, ids, cfg.candidates)
 
     def _add_neighbours(
         self,
@@ -535,7 +538,7 @@ class Retriever:
         return [(pid, score[pid]) for pid in kept[:k]]
 
     def _session_turns(
-        self, cache: VectorCache, query: np.ndarray, scope: Scope, sessions: list[str], horizon: str
+        self, cache: VectorCache | None, query: np.ndarray, scope: Scope, sessions: list[str], horizon: str
     ) -> list[tuple[int, float]]:
         """The best turns within the best sessions (their subagents' too): the nearest of their passages in
         scope and before `horizon`."""
@@ -544,8 +547,7 @@ class Retriever:
         places = self.directory.refresh(self.store)
         members = set(sessions) | {s for s, parent in self.session_keys.parent.items() if parent in sessions}
         ids = places.ids_of_sessions(members & places.sessions_in(self.store, scope))
-        kept = np.asarray(places.keep(self.store, scope, ids.tolist(), until=horizon), dtype=np.int64)
-        return cache.search(query, kept, 10) if len(kept) else []
+        return self._nearest_among(cache, query, places.keep(self.store, scope, ids.tolist(), until=horizon), 10)
 
     def _selective(self, terms: list[str]) -> list[str]:
         """Drop search words that match most passages when rarer ones are there: "test" or "error"
