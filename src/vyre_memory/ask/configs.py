@@ -4,8 +4,12 @@ bm25          full-text only (FTS5 BM25 over passage search text)
 dense         embeddings only
 hybrid        both, fused by reciprocal rank, with the time-window and recency priors, neighbouring
               turns sharing their score, a second full-text search widened by feedback words, and the
-              question expanded by what the graph knows (aliases, relations; "hybrid+graph" is its old name)
+              question expanded by what the graph knows (aliases, relations; "hybrid+graph" is its old name);
+              for a question about the person's life, the nearest of their asides; in conversations, the
+              nearest turns within the best three and the turns nearest the question moved toward the best one
 hybrid-graph  hybrid without the graph expansion
+hybrid-asides hybrid without the person's asides list (for questions about their life)
+hybrid-convfeedback  hybrid without the conversations' vector-feedback list
 hybrid+keys   hybrid, with the source turns of matching fact and decision keys, and their values searched
 hybrid+sessions  hybrid, with sessions ranked by their keys (title, requests, files, tools) lifting their
               passages, and the nearest passages within the best three sessions of any format as one more
@@ -130,6 +134,9 @@ CONFIGS: dict[str, RetrievalConfig] = {
     # conversations unchanged (their graph holds no one to expand to), so hybrid has it.
     "hybrid": _hybrid("hybrid", graph=True),
     "hybrid-graph": _hybrid("hybrid-graph"),
+    # hybrid without each of its newest lists, so each one's share is measured beside it
+    "hybrid-asides": replace(_hybrid("hybrid-asides", graph=True), asides_weight=0.0),
+    "hybrid-convfeedback": replace(_hybrid("hybrid-convfeedback", graph=True), conversation_feedback=0),
     # Keys (ask/keys.py), each an ablation beside hybrid. Measured (recall@8, hybrid-graph → this): open
     # 0.763 → 0.769, open2 0.770 → 0.748, LoCoMo 26 0.757 → 0.752 for keys; sessions lift LoCoMo 26 and
     # 41 and lower open2, so hybrid keeps neither.
