@@ -168,11 +168,13 @@ class VectorCache:
         self._saved_rows = len(index)
         return True
 
-    def search(self, query: np.ndarray, allowed: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+    def search(
+        self, query: np.ndarray, allowed: np.ndarray | None, k: int, *, exact: bool = True
+    ) -> list[tuple[int, float]]:
         with self._lock:
             if self.index is None or len(self.index) == 0:
                 return []
-            return self.index.search(query, k, allowed)
+            return self.index.search(query, k, allowed, exact=exact)
 
 
 def _read_note(note: str, max_id: int) -> tuple[str, list[int]]:
@@ -419,19 +421,21 @@ class Retriever:
         if raw != self._aside_ids[0]:  # passages of the aside turns, read again when a derive changed them
             self._aside_ids = (raw, sorted(self.store.passage_ids_for_turns(asides_of(self.store), Scope())))
         kept = self.directory.refresh(self.store).keep(self.store, scope, self._aside_ids[1], until=horizon)
-        return self._nearest_among(cache, query, kept, k)
+        # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
+        return self._nearest_among(cache, query, kept, k, exact=False)
 
     def _nearest_among(
-        self, cache: VectorCache | None, query: np.ndarray, ids: Sequence[int], k: int
+        self, cache: VectorCache | None, query: np.ndarray, ids: Sequence[int], k: int, *, exact: bool = True
     ) -> list[tuple[int, float]]:
-        """The `k` passages among `ids` (already kept to a scope and time) nearest `query`: in the in-memory index,
-        or inside the database when it searches its own vectors (`cache` None)."""
+        """The `k` passages among `ids` (already kept to a scope and time) nearest `query`: in the in-memory index
+        (`exact` as for `VectorIndex.search`), or inside the database when it searches its own vectors (`cache`
+        None)."""
         if not len(ids):
             return []
         if cache is None:
             assert self.embedder is not None
             return self.store.nearest(self.embedder.name, query, Scope(), k, ids=[int(i) for i in ids])
-        return cache.search(query, np.asarray(ids, dtype=np.int64), k)
+        return cache.search(query, np.asarray(ids, dtype=np.int64), k, exact=exact)
 
     def _may_read_sessions(self, cfg: RetrievalConfig) -> bool:
         """Whether there are sessions for `session_turns` to read: with `session_turns_conversations`, only when

@@ -223,8 +223,12 @@ class VectorIndex:
         ]
         return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
-    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
-        """Top-``k`` (row id, cosine), best first; restricted to ``allowed`` ids when given."""
+    def search(
+        self, query: np.ndarray, k: int, allowed: np.ndarray | None = None, *, exact: bool = True
+    ) -> list[tuple[int, float]]:
+        """Top-``k`` (row id, cosine), best first; restricted to ``allowed`` ids when given. Once cells are
+        trained, a small ``allowed`` set is scored exactly (every cell visited) unless ``exact`` is False:
+        then the usual share of cells, as for a search of everything."""
         if k <= 0 or self._count == 0:
             return []
         q = _unit(query, self.dim)
@@ -235,7 +239,7 @@ class VectorIndex:
                 return []
         if self.engine == "numpy":
             return self._search_numpy(q[0], k, allowed)
-        return self._search_faiss(q, k, allowed)
+        return self._search_faiss(q, k, allowed, exact)
 
     def _search_numpy(self, q: np.ndarray, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
         ids, vecs = self._np_ids, self._np_vecs
@@ -250,7 +254,7 @@ class VectorIndex:
         top = top[np.lexsort((ids[top], -scores[top]))]
         return [(int(ids[i]), float(scores[i])) for i in top]
 
-    def _search_faiss(self, q: np.ndarray, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
+    def _search_faiss(self, q: np.ndarray, k: int, allowed: np.ndarray | None, exact: bool) -> list[tuple[int, float]]:
         faiss = _faiss()
 
         k = min(k, self._count)
@@ -259,12 +263,12 @@ class VectorIndex:
         threads = faiss.omp_get_max_threads()
         faiss.omp_set_num_threads(1)
         try:
-            return self._search_faiss_1t(faiss, q, k, allowed)
+            return self._search_faiss_1t(faiss, q, k, allowed, exact)
         finally:
             faiss.omp_set_num_threads(threads)
 
     def _search_faiss_1t(
-        self, faiss: Any, q: np.ndarray, k: int, allowed: np.ndarray | None
+        self, faiss: Any, q: np.ndarray, k: int, allowed: np.ndarray | None, exact: bool
     ) -> list[tuple[int, float]]:
         if allowed is None:
             scores, labels = self._index.search(q, k)
@@ -282,7 +286,7 @@ class VectorIndex:
         if self._trained_at == 0:
             params: Any = faiss.SearchParameters(sel=sel)
         else:  # a small scope visits every cell (exact over it); a large one the usual share of cells
-            nprobe = self._index.nlist if len(allowed) <= self.exact_scope_rows else self._index.nprobe
+            nprobe = self._index.nlist if exact and len(allowed) <= self.exact_scope_rows else self._index.nprobe
             params = faiss.SearchParametersIVF(sel=sel, nprobe=nprobe)
         scores, labels = self._index.search(q, k, params=params)
         del bitmap  # kept alive until faiss is done with the pointer
