@@ -93,6 +93,20 @@ def test_ivf_mode_scope_is_exact_and_ids_survive(tmp_path: Path) -> None:
     assert not back.is_exact and back.search(q, 30, allowed=allowed) == got
 
 
+@pytest.mark.skipif("faiss" not in ENGINES, reason="faiss-cpu not installed")
+def test_a_small_allowed_set_visits_every_cell_unless_told_not_to() -> None:
+    ids, x = _data(6000, seed=5)
+    idx = VectorIndex(32, engine="faiss", ivf_threshold=4000, nprobe_fraction=1 / 64)
+    idx.add(ids, x)
+    allowed = ids[::5]
+    exact = [set(i for i, _ in idx.search(x[i], 20, allowed=allowed)) for i in range(0, 400, 20)]
+    approx = [set(i for i, _ in idx.search(x[i], 20, allowed=allowed, exact=False)) for i in range(0, 400, 20)]
+    brute = [set(_brute(ids[::5], x[::5], x[i], 20)) for i in range(0, 400, 20)]
+    assert all(len(e & b) >= 19 for e, b in zip(exact, brute, strict=True))
+    assert all(a <= set(allowed.tolist()) for a in approx)  # never outside the set ...
+    assert sum(len(a & b) for a, b in zip(approx, brute, strict=True)) < sum(map(len, brute))  # ... fewer cells
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_save_load_round_trip(engine: str, tmp_path: Path) -> None:
     ids, x = _data(500, seed=5)
