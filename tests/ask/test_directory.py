@@ -87,11 +87,15 @@ def test_a_new_passage_and_a_moved_session_are_seen_after_refresh(tmp_path: Path
     mem.ingest([root])
     directory = PassageDirectory().refresh(mem.store)
     first = directory.ids.tolist()
+    autumn = ("2026-09-01T00:00:00.000Z", "2026-12-01T00:00:00.000Z")
+    assert directory.ids_in(mem.store, Scope(), since=autumn[0], until=autumn[1]).tolist() == first
     b = TranscriptWriter(root / "-home-sam-code-b" / "b.jsonl", "/home/sam/code/b")
     b.user("the invoice job runs hourly")
     mem.ingest([root])
     in_b = directory.refresh(mem.store).ids_in(mem.store, Scope(project_cwds=("/home/sam/code/b",))).tolist()
     assert in_b and not set(in_b) & set(first) and directory.ids.tolist() == first + in_b
+    # a window asked again after new passages came sees them (its kept mask was of fewer passages)
+    assert directory.ids_in(mem.store, Scope(), since=autumn[0], until=autumn[1]).tolist() == first + in_b
     # a batch that only relabels a session (no new turn) as memory's own thread: it is read no more
     from vyre_memory.contract import Cursor, ParseBatch, ParsedSession
     from vyre_memory.store.sqlite import SourceBatch

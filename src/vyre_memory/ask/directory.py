@@ -26,6 +26,7 @@ from ..contract import Scope
 from ..store.sqlite import Store
 
 CHUNK = 200_000
+WINDOWS = 8  # time windows whose mask over every passage is kept
 FROM_INDEXES = 100_000  # passages to read at once past which they are read from the indexes
 
 
@@ -37,10 +38,12 @@ class PassageDirectory:
         self._session = np.zeros(0, dtype=np.int32)
         self._ts = np.zeros(0, dtype="S1")
         self._has_ts = np.zeros(0, dtype=bool)
+        self._latest = b""  # the latest time of any passage: a window ending after it cuts nothing off
         self._scopes: dict[tuple[object, ...], np.ndarray] = {}
         self._spans: dict[tuple[object, ...], tuple[int, int, int]] = {}
         self._named: dict[tuple[object, ...], tuple[int, frozenset[str]]] = {}
         self._inside: dict[tuple[object, ...], tuple[int, np.ndarray]] = {}
+        self._windows: dict[tuple[str | None, str | None, int], np.ndarray] = {}  # the last WINDOWS whole masks
         self._version = -1
 
     def refresh(self, store: Store) -> PassageDirectory:
@@ -73,6 +76,7 @@ class PassageDirectory:
         self._session = np.concatenate([self._session, codes])
         self._ts = np.concatenate([self._ts.astype(f"S{width}"), ts.astype(f"S{width}")])
         self._has_ts = np.concatenate([self._has_ts, np.array([r[2] is not None for r in rows], dtype=bool)])
+        self._latest = max([self._latest, *(r[2] for r in rows if r[2] is not None)])
 
     def _session_mask(self, store: Store, scope: Scope) -> np.ndarray:
         """One flag per session code: may this scope read it."""
@@ -88,6 +92,21 @@ class PassageDirectory:
         return mask
 
     def _in_window(self, rows: np.ndarray | slice, since: str | None, until: str | None) -> np.ndarray:
+        """Which of `rows` have a time in the window. Over every row (one question asks for its window several
+        times: its full-text bounds, its dense scope) the mask is kept for the last WINDOWS windows."""
+        if isinstance(rows, slice) and rows == slice(None):
+            key = (since, until, len(self.ids))
+            mask = self._windows.get(key)
+            if mask is None:
+                mask = self._window_mask(rows, since, until)
+                mask.flags.writeable = False
+                self._windows = {**dict(list(self._windows.items())[-(WINDOWS - 1) :]), key: mask}
+            return mask
+        return self._window_mask(rows, since, until)
+
+    def _window_mask(self, rows: np.ndarray | slice, since: str | None, until: str | None) -> np.ndarray:
+        if since is None and (until is None or until.encode() > self._latest):  # memory's "now", after everything
+            return np.ones(len(self.ids[rows]), dtype=bool)
         ts = self._ts[rows]
         keep = np.ones(len(ts), dtype=bool)
         if since is not None:
