@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -231,7 +232,14 @@ def latencies(
 
 
 def query_phase(home: Path, qs: list[tuple[str, list[str] | None]], results: dict[str, Any]) -> None:
-    """A fresh Memory (as a new process would open one) with the hash embedder for queries."""
+    """A fresh Memory (as a new process would open one) with the hash embedder for queries. Each question is
+    asked a second after the one before it, as a person asks them: nothing one kept for its own time (a time
+    window's mask, an answer cached by its "now") serves the next."""
+    tick = itertools.count()
+
+    def now() -> datetime:
+        return NOW + timedelta(seconds=next(tick))
+
     os.environ["VYRE_EMBEDDER"] = "hash"
     os.environ["VYRE_MODEL_BACKEND"] = "none"
     with Memory(home, database=DATABASE) as mem:
@@ -252,14 +260,13 @@ def query_phase(home: Path, qs: list[tuple[str, list[str] | None]], results: dic
         results["texts_without_vectors_s"] = time.perf_counter() - t
         reset_peak()
         results["answer (fast path)"] = latencies(
-            "answer (fast path)", lambda q, s: mem.answer(q, project_cwds=s, now=NOW), qs
+            "answer (fast path)", lambda q, s: mem.answer(q, project_cwds=s, now=now()), qs
         )
         for config in ("bm25", "dense", "hybrid"):
             results[f"retrieve {config}"] = latencies(
-                f"retrieve {config}", lambda q, s, c=config: mem.retrieve(q, project_cwds=s, now=NOW, config=c), qs
+                f"retrieve {config}", lambda q, s, c=config: mem.retrieve(q, project_cwds=s, now=now(), config=c), qs
             )
-        # ask caches answers by (question, scope, now): the warm-up question is answered from that cache
-        results["ask (no model)"] = latencies("ask (no model)", lambda q, s: mem.ask(q, project_cwds=s, now=NOW), qs)
+        results["ask (no model)"] = latencies("ask (no model)", lambda q, s: mem.ask(q, project_cwds=s, now=now()), qs)
         results["query_peak_mb"] = peak_rss_mb()
         results["passage_count"] = count
         results["stats"] = mem.stats()
