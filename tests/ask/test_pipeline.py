@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from vyre_memory import Memory
+from vyre_memory.contract import Scope
 from vyre_memory.models.base import ModelRequest
 from vyre_memory.models.fake import FakeModel, FunctionModel
 from vyre_memory.models.pricing import BudgetedBackend, DailyBudget
@@ -244,3 +245,47 @@ def test_known_bullets_are_whole_relevant_sentences_never_cut_mid_word() -> None
     body = known[1].split(": ", 1)[1]
     assert len(body) <= KNOWN_CHARS and long_tail.startswith(body[:-1].removeprefix("Export notes: ")[:40])
     assert body[:-1].split()[-1] in long_tail.split()  # the cut falls between words
+
+
+def test_a_model_reads_every_passage_the_character_budget_holds_not_a_count(tmp_path: Path) -> None:
+    """Sixty short turns about one topic: the answer request shows as many as fill answer_chars (more than the
+    eight an extractor reads and the thirty a reranker sees), and AskResult.read is exactly what it showed."""
+    from tests.conftest import typed_line
+
+    from vyre_memory.ask.configs import get_config
+    from vyre_memory.ask.retrieve import within_chars
+
+    root = tmp_path / "projects" / "-home-me-code-x"
+    root.mkdir(parents=True)
+    lines = [
+        typed_line(
+            "s1",
+            f"00000000-0000-4000-8000-{i:012d}",
+            f"note {i}: the harbour sensor read {i} units at dawn",
+            f"2026-09-{1 + i // 3:02d}T0{i % 3}:00:00Z",
+        )
+        for i in range(60)
+    ]
+    (root / "s1.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shown: list[int] = []
+
+    def fn(req: ModelRequest) -> str:
+        if req.purpose == "answer":
+            shown.append(len(re.findall(r"^\[\d+\] ", req.prompt, flags=re.M)))
+        return json.dumps({"answer": None, "cite": [], "confidence": 0.0, "abstain": True, "known": []})
+
+    m = Memory(tmp_path / "home", user_name="Sam")
+    try:
+        m.ingest([tmp_path / "projects"])
+        for purpose in ("rerank", "verify"):
+            m.set_backend(purpose, None)
+        m.set_backend("answer", FunctionModel(fn))
+        result = m.ask("what did the harbour sensor read", now=NOW)
+        ranked = m.retriever.retrieve("what did the harbour sensor read", Scope(), k=200, now=NOW)
+    finally:
+        m.close()
+    budget = get_config(None).answer_chars
+    expected = within_chars(ranked, budget)
+    assert len(ranked) == 60 and sum(len(p.text) for p in ranked) < budget  # all sixty fit the budget
+    assert shown == [len(expected)] == [60]
+    assert list(result.read) == [p.uuids for p in expected]

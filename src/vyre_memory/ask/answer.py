@@ -40,7 +40,6 @@ from .prompts import project_of
 __all__ = ["AnswerResult", "answer_with_model", "check_answer", "evidence"]
 
 DEFAULT_TIMEOUT_S = 1.5
-MAX_PASSAGES = 8
 
 
 @dataclass(frozen=True)
@@ -88,8 +87,21 @@ def without_history(answer: str) -> str:
     return _HISTORY_ASIDE.sub(lambda m: m.group(0) if _WORKING.search(m.group(0)) else "", answer).strip()
 
 
-def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage]) -> AnswerResult:
-    """Turn what the model said into a result, by the code checks (citations, grounding); no model involved."""
+# What follows an answer's value: an aside in brackets, after a semicolon or a dash, or after a comma
+_DETAIL = re.compile(r"\s+\(|;\s|\s[—–-]\s|,\s")
+
+
+def value_first(answer: str) -> str:
+    """The answer's value alone: what comes before its first aside (the prompt asks for the value first, so an
+    aside is detail). '' when there is no aside."""
+    head = _DETAIL.split(answer, maxsplit=1)[0].strip(" .")
+    return head if head != answer.strip(" .") else ""
+
+
+def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage], *, current: bool = False) -> AnswerResult:
+    """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
+    `current`: the question asks for a value as it is now, so only the answer's value is told (`value_first`),
+    never an aside that may name the value it replaced."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
@@ -105,7 +117,12 @@ def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage]) -> Answe
     if not clean:
         return _abstain("untrusted: the cited text gives instructions to an AI", known=known)
     answer = without_history(out.answer) or out.answer
-    result = grounding.check(answer, [evidence(p) for p in clean])
+    texts = [evidence(p) for p in clean]
+    result = grounding.check(answer, texts)
+    if not result.ok and (head := value_first(answer)) and grounding.claims(head) and grounding.check(head, texts).ok:
+        answer, result = head, grounding.check(head, texts)  # the value, without the detail the citations do not hold
+    if result.ok and current and (head := value_first(answer)) and grounding.claims(head):
+        answer = head  # its claims are the answer's own, so grounded too
     if not result.ok:
         where = "clean cited text" if len(clean) < len(cited) else "cited text"
         return _abstain(f"ungrounded: {result.missing[0]!r} not in {where}", known=known)
@@ -122,10 +139,12 @@ def answer_with_model(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     model: str = "",
     user_name: str = "",
+    current: bool = False,
 ) -> AnswerResult:
-    """Ask `backend` to answer `question` from the first `MAX_PASSAGES` passages, then check what it says."""
+    """Ask `backend` to answer `question` from `passages`, all of them (the caller bounds what is read: the
+    pipeline hands over as many as fill the reading budget, configs.answer_chars), then check what it says."""
     start = time.perf_counter()
-    shown = list(passages[:MAX_PASSAGES])
+    shown = list(passages)
     cost, calls = 0.0, 0
 
     def done(result: AnswerResult) -> AnswerResult:
@@ -156,5 +175,5 @@ def answer_with_model(
                 req = prompt.retry_request(req)
                 continue
             return done(_abstain("unparseable output"))
-        return done(check_answer(out, shown))
+        return done(check_answer(out, shown, current=current))
     raise AssertionError("unreachable")  # pragma: no cover

@@ -36,7 +36,7 @@ from ..read.trust import judge_sentence, judge_turn, own_sentences
 from ..text import content_words, overlap, sentences
 from .answer_types import asked
 from .candidates import split_ablation
-from .configs import get_config
+from .configs import READ_PASSAGES, get_config
 from .grounding import quote_for
 from .injection import carries_injection
 from .retrieve import within_chars
@@ -160,7 +160,7 @@ class Pipeline:
         rerank_backend = self._backend("rerank")
         # a model reads passages up to a character budget (the config's answer_chars), the extractor eight
         budget = get_config(retrieval_config).answer_chars if self._backend("answer") is not None else None
-        k = 30 if rerank_backend is not None or budget else 8
+        k = READ_PASSAGES if budget else 30 if rerank_backend is not None else 8
         passages = self.memory.retriever.retrieve(
             question, scope, k=k, now=now, thread=thread, understanding=u, config=retrieval_config
         )
@@ -199,6 +199,7 @@ class Pipeline:
                 qclass=u.qclass,
                 timeout_s=BUDGETS_S["answer"],
                 user_name=self.memory.config.user_name,
+                current=u.wants_current,
             )
             cost += out.cost_usd
             model_known = list(out.known)

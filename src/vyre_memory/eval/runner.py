@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..ask.candidates import split_ablation
+from ..ask.configs import READ_PASSAGES
 from ..contract import Passage
 from ..errors import ConfigError
 from ..memory import Memory
@@ -33,7 +34,7 @@ RECALL_KS = (1, 5, 8, 10)
 # recall at equal characters returned: 4,000 is eight ~500-character chunks; the larger ones are what a model
 # answering may read (configs.answer_chars), to see where more reading stops finding more evidence
 RECALL_CHARS = (4000, 8000, 12000, 16000)
-RETRIEVE_K = 60  # passages read for the recall figures (enough to fill RECALL_CHARS)
+RETRIEVE_K = READ_PASSAGES  # passages read for the recall figures (enough to fill RECALL_CHARS, as a model reads)
 RERANK_SUFFIX = "+rerank"
 RERANK_MODES = ("auto", "on", "off", "both")
 

@@ -1,4 +1,4 @@
-"""The answer prompt: the question, the time it is asked and up to 8 passages in; one short cited answer out.
+"""The answer prompt: the question, the time it is asked and the passages read in; one short cited answer out.
 
 Guarantees:
 - `request(...)` is pure: the same (question, passages, now's date, qclass, timeout_s, model, user_name) give an
