@@ -254,6 +254,25 @@ def test_an_answer_whose_aside_is_not_cited_is_told_as_its_value_alone(said: str
     assert result.answer == told
 
 
+def test_who_said_is_told_as_the_name_alone_and_a_worked_out_value_keeps_its_working() -> None:
+    cited = [passage(1, "Priyanka suggested the 5 minute cache on 2 May; Farid signed it off and it shipped 23 May")]
+    said = ask(
+        FakeModel([reply("Priyanka (Farid signed it off)", [1])]), "who suggested the cache", cited, qclass="who-said"
+    )
+    assert (said.answer, said.abstained) == ("Priyanka", False)  # another name beside the one asked for is cut
+    said = ask(FakeModel([reply("Priyanka, on 2 May", [1])]), "who suggested the cache", cited, qclass="who-said")
+    assert said.answer == "Priyanka, on 2 May"  # an aside naming no one else stays
+    took = answer_with_model(
+        "how long is it now from the suggestion to shipping",
+        cited,
+        FakeModel([reply("About 3 weeks (2 May to 23 May)", [1])]),
+        now=NOW,
+        qclass="number",
+        current=True,
+    )
+    assert (took.answer, took.abstained) == ("About 3 weeks (2 May to 23 May)", False)  # "About 3 weeks" alone is not
+
+
 @pytest.mark.parametrize(
     ("said", "current", "told"),
     [

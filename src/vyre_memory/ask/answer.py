@@ -91,6 +91,9 @@ def without_history(answer: str) -> str:
 _DETAIL = re.compile(r"\s+\(|;\s|\s[—–-]\s|,\s")
 
 
+_ONE_NAME = frozenset({"who-said"})  # question classes whose answer is one name
+
+
 def value_first(answer: str) -> str:
     """The answer's value alone: what comes before its first aside (the prompt asks for the value first, so an
     aside is detail). '' when there is no aside."""
@@ -98,10 +101,13 @@ def value_first(answer: str) -> str:
     return head if head != answer.strip(" .") else ""
 
 
-def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage], *, current: bool = False) -> AnswerResult:
+def check_answer(
+    out: prompt.AnswerOutput, passages: Sequence[Passage], *, current: bool = False, one_name: bool = False
+) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
-    `current`: the question asks for a value as it is now, so only the answer's value is told (`value_first`),
-    never an aside that may name the value it replaced."""
+    An answer whose aside the cited text does not hold is told as its value alone (`value_first`) when that is
+    grounded. So is a value asked for as it is now (`current`: an aside beside it may name the value it replaced),
+    and a name asked for (`one_name`: who said or did something) whose aside names someone else."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
@@ -119,10 +125,16 @@ def check_answer(out: prompt.AnswerOutput, passages: Sequence[Passage], *, curre
     answer = without_history(out.answer) or out.answer
     texts = [evidence(p) for p in clean]
     result = grounding.check(answer, texts)
-    if not result.ok and (head := value_first(answer)) and grounding.claims(head) and grounding.check(head, texts).ok:
-        answer, result = head, grounding.check(head, texts)  # the value, without the detail the citations do not hold
-    if result.ok and current and (head := value_first(answer)) and grounding.claims(head):
-        answer = head  # its claims are the answer's own, so grounded too
+    head = value_first(answer)
+    alone_asked = current or (one_name and bool(set(grounding.names(answer)) - set(grounding.names(head))))
+    # the head is checked again: a worked-out value keeps its working (alone it is not grounded)
+    if (
+        head
+        and grounding.claims(head)
+        and (alone_asked or not result.ok)
+        and (alone := grounding.check(head, texts)).ok
+    ):
+        answer, result = head, alone
     if not result.ok:
         where = "clean cited text" if len(clean) < len(cited) else "cited text"
         return _abstain(f"ungrounded: {result.missing[0]!r} not in {where}", known=known)
@@ -142,7 +154,8 @@ def answer_with_model(
     current: bool = False,
 ) -> AnswerResult:
     """Ask `backend` to answer `question` from `passages`, all of them (the caller bounds what is read: the
-    pipeline hands over as many as fill the reading budget, configs.answer_chars), then check what it says."""
+    pipeline hands over as many as fill the reading budget, configs.answer_chars), then check what it says.
+    `current`: the question asks for a value as it is now (its value alone is told, `check_answer`)."""
     start = time.perf_counter()
     shown = list(passages)
     cost, calls = 0.0, 0
@@ -175,5 +188,5 @@ def answer_with_model(
                 req = prompt.retry_request(req)
                 continue
             return done(_abstain("unparseable output"))
-        return done(check_answer(out, shown, current=current))
+        return done(check_answer(out, shown, current=current, one_name=qclass in _ONE_NAME))
     raise AssertionError("unreachable")  # pragma: no cover
