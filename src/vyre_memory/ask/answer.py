@@ -89,8 +89,6 @@ def without_history(answer: str) -> str:
 
 # What follows an answer's value: an aside in brackets, after a semicolon or a dash, or after a comma
 _DETAIL = re.compile(r"\s+\(|;\s|\s[—–-]\s|,\s")
-
-
 _ONE_NAME = frozenset({"who-said"})  # question classes whose answer is one name
 
 
