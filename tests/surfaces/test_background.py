@@ -5,13 +5,16 @@ background by `vyre serve` (and the MCP server, and `vyre watch`), with a progre
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from tests.surfaces.conftest import start_http
 
 from vyre_memory import Memory
+from vyre_memory.errors import VyreError
 from vyre_memory.surfaces.background import CatchUp, progress_line
 from vyre_memory.surfaces.cli import main
 from vyre_memory.surfaces.scopes import Gate
@@ -87,3 +90,26 @@ def test_vyre_ingest_embeds_a_small_backlog_itself(tmp_path: Path) -> None:
     assert done.exit_code == 0 and "left to embed" not in done.output
     with Memory(home) as mem:
         assert mem.pending()["embed"] == 0
+
+
+def test_closing_the_gate_while_the_catch_up_embeds_waits_for_its_call_and_stops_it(tmp_path: Path) -> None:
+    """A server stopping closes its memory through the gate: never under a query the catch-up runs (closing a
+    SQLite connection another thread is reading crashes the process), and the catch-up then ends."""
+    home = fresh_home(tmp_path)
+    ingest_without_vectors(home)
+    mem = Memory(home)
+    left = mem.pending()["embed"]
+    gate = Gate(mem)
+    catch_up = CatchUp(gate, every_s=0)
+    embedding = threading.Event()
+    catch_up._progress = lambda done, total, _: embedding.set() if done else None  # type: ignore[method-assign]
+    thread = catch_up.start()
+    assert embedding.wait(30), "the catch-up never started embedding"
+    gate.close()  # waits for the call in hand, if any
+    catch_up.kick()  # its next look (a kick, or RECHECK_S later) sees the gate closed and ends, touching nothing
+    thread.join(10)
+    assert not thread.is_alive() and gate.closed
+    with pytest.raises(VyreError, match="closed"):
+        gate.call(mem.pending)
+    with Memory(home) as again:  # the batches embedded before the close stayed
+        assert again.pending()["embed"] < left

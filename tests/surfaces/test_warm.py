@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+import pytest
+from mcp.server.mcpserver.exceptions import ToolError
 
 from vyre_memory.memory import Memory
 from vyre_memory.surfaces.mcp import create_server
@@ -41,4 +43,6 @@ def test_the_mcp_server_opens_its_memory_once_in_the_background(home_copy: Calla
         time.sleep(0.02)
     assert mem._retriever is not None and len(mem._retriever.directory.ids) == mem.store.passage_count()
     anyio.run(server.call_tool, "memory.facts.list", {})  # returns once the warm-up has let go of the gate
-    mem.close()
+    server.close_memory()  # through the gate: never under the catch-up's query
+    with pytest.raises(ToolError, match="closed"):
+        anyio.run(server.call_tool, "memory.facts.list", {})

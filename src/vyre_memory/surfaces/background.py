@@ -9,7 +9,8 @@ Guarantees:
   embeds, so asks are answered between batches;
 - progress (passages done, total, time left) is kept for /v1/health and told through `report` every
   `every_s` seconds and when the vectors are complete;
-- `stop()` ends the work after the batch in hand; whatever was stored stays (the next start resumes).
+- `stop()` ends the work after the batch in hand, and so does the gate's `close()` (which waits for the call in
+  hand); whatever was stored stays (the next start resumes).
 """
 
 from __future__ import annotations
@@ -60,10 +61,12 @@ class CatchUp:
         return round((time.monotonic() - self.started) / self.done * (self.total - self.done), 1)
 
     def _run(self) -> None:
-        while not self._stop.is_set():
+        while not self._stop.is_set() and not self.gate.closed:
             try:
                 self.once()
             except Exception as exc:  # the next round (or the next start) tries again
+                if self.gate.closed:
+                    return
                 log.warning("background catch-up stopped for now: %s", exc)
             self._kick.wait(RECHECK_S)
             self._kick.clear()

@@ -261,6 +261,7 @@ def watch(paths: tuple[Path, ...], interval: float, home: Path | None) -> None:
             click.echo("stopped", err=True)
         finally:
             catch_up.stop(wait_s=30)
+            gate.close()  # after the batch in hand, even one that outlasts the wait
 
 
 # -- reading ---------------------------------------------------------------------------------------

@@ -86,8 +86,8 @@ def create_app(
             catching[0].stop()
             if listener is not None:  # here, not after the server returns: uvicorn re-raises SIGTERM first
                 running.unlisten(listener)
-            # once the warm-up, if it is still loading, lets go of the gate
-            await anyio.to_thread.run_sync(state["gate"].call, memory.close)
+            # once the warm-up or the catch-up, if one is in a call, lets go of the gate
+            await anyio.to_thread.run_sync(state["gate"].close)
 
     def route(handler: Handler, *, personal: bool = False) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:

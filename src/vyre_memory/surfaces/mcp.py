@@ -45,6 +45,8 @@ INSTRUCTIONS = (
 class _Server(MCPServer):
     """MCPServer whose argument errors are plain words: which argument, what it must be, no library links."""
 
+    close_memory: Callable[[], None]  # closes the memory, if it was opened, once no call (or catch-up) holds it
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
@@ -80,7 +82,7 @@ _WANTS = {
 }
 
 
-def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm: bool = False) -> MCPServer:
+def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm: bool = False) -> _Server:
     """An MCP server over one `Memory`, scoped to `caller`. The memory opens on the first tool call, or
     with `warm` at once, its indexes loading in the background while the client starts."""
     server = _Server(name="vyre-memory", instructions=INSTRUCTIONS, version="0.1.0")
@@ -92,6 +94,13 @@ def create_server(memory_factory: Callable[[], Memory], caller: Caller, *, warm:
             if not gate:
                 gate.append(Gate(memory_factory()))
         return ScopedMemory(gate[0], caller)
+
+    def close_memory() -> None:
+        with opening:
+            if gate:
+                gate[0].close()
+
+    server.close_memory = close_memory
 
     def open_and_warm() -> None:
         try:
@@ -209,14 +218,17 @@ def serve(
     config = Config.load(home)
     caller = mcp_caller(config.raw, project=project, owner=owner, agent_projects=agent_projects)
     server = create_server(lambda: Memory(config=config), caller, warm=True)
-    if transport == "stdio":
-        server.run("stdio")
-    elif transport == "http":
-        if not is_loopback(host):
-            raise ConfigError(
-                f"the MCP server over HTTP binds loopback only (not {host}); for remote clients run "
-                "`vyre serve --host ...` with [tokens] in config.toml"
-            )
-        server.run("streamable-http", host=host, port=port)
-    else:
+    if transport not in ("stdio", "http"):
         raise ConfigError(f"unknown transport {transport!r}; use stdio or http")
+    if transport == "http" and not is_loopback(host):
+        raise ConfigError(
+            f"the MCP server over HTTP binds loopback only (not {host}); for remote clients run "
+            "`vyre serve --host ...` with [tokens] in config.toml"
+        )
+    try:
+        if transport == "stdio":
+            server.run("stdio")
+        else:
+            server.run("streamable-http", host=host, port=port)
+    finally:
+        server.close_memory()

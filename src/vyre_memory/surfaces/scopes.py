@@ -162,15 +162,30 @@ class Gate:
         self.counts: tuple[int | None, int | None] = (None, None)  # sessions and turns when last counted
         self.warmed = threading.Event()  # clear while `warm` loads the indexes
         self.warmed.set()
+        self.closed = False  # set by `close`: background work that calls in afterwards stops
 
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         with self.lock:
+            self._open()
             return fn(*args, **kwargs)
+
+    def close(self) -> None:
+        """Close the memory once no call holds it (closing under a running query crashes the process); calls
+        after it raise `VyreError`, so background threads stop rather than touch a closed database."""
+        with self.lock:
+            if not self.closed:
+                self.closed = True
+                self.memory.close()
+
+    def _open(self) -> None:
+        if self.closed:
+            raise VyreError("this memory is closed: the server is stopping")
 
     def call_letting_others_in(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`call`, but while `fn` waits on a model the memory is free for other calls (an ask's model call
         may take seconds; health and other askers go on meanwhile). Ask code holds no transaction then."""
         with self.lock:
+            self._open()
             previous = set_wait_hook(self._released)
             try:
                 return fn(*args, **kwargs)
@@ -197,6 +212,7 @@ class Gate:
         if not self.lock.acquire(blocking=False):
             return None
         try:
+            self._open()
             return fn()
         finally:
             self.lock.release()
