@@ -277,9 +277,11 @@ class Memory:
             from .read.model_reader import ModelReader
 
             reader = ModelReader(backend, self.store)
-            report = derive_facts(self.store, self.config.user_name, incremental=incremental, reader=reader)
         else:
-            report = derive_facts(self.store, self.config.user_name, incremental=incremental)
+            reader = None
+        # the likely asides are placed by the default embedder, whose vectors their margin was fitted to
+        embed = self.embedder.embed if isinstance(self.embedder, MiniLMEmbedder) else None
+        report = derive_facts(self.store, self.config.user_name, incremental=incremental, reader=reader, embed=embed)
         derive_graph(self.store, self.config.user_name)
         self.store.set_meta("derived_corpus", str(corpus))
         return report

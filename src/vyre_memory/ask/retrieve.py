@@ -23,7 +23,7 @@ import numpy as np
 from ..contract import AGENT_FORMATS, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
-from ..read.derive import ASIDES_KEY, asides_of
+from ..read.derive import ASIDES_KEY, LIKELY_ASIDES_KEY, asides_of
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -220,7 +220,8 @@ class Retriever:
         self._mentions: list[tuple[Any, frozenset[str]]] = []
         self.session_keys = SessionKeys()
         self._conversations = (-1, False)  # (corpus version, whether the store holds a conversation)
-        self._aside_ids: tuple[str | None, list[int]] = (None, [])  # (the asides as stored, their passage ids)
+        # per kind of aside (its meta key: ASIDES_KEY, LIKELY_ASIDES_KEY): (the asides as stored, their passage ids)
+        self._aside_ids: dict[str, tuple[str | None, list[int]]] = {}
         self.record_keys = RecordKeys()
 
     def retrieve(
@@ -303,7 +304,10 @@ class Retriever:
             widened = self._conversation_feedback(cache, query, lists, cfg, scope, horizon)
             lists.append((cfg.conversation_feedback_weight * outside, widened, "feedback"))
         if cfg.asides_weight and query is not None and scope.personal_allowed and personal_question(question):
-            lists.append((cfg.asides_weight, self._asides(cache, query, scope, horizon, cfg.asides_limit), "asides"))
+            for kind, share in ((ASIDES_KEY, 1.0), (LIKELY_ASIDES_KEY, cfg.likely_asides_share)):
+                if share:
+                    found_asides = self._asides(kind, cache, query, scope, horizon, cfg.asides_limit)
+                    lists.append((cfg.asides_weight * share, found_asides, "asides"))
         key_words = [w for t in terms or [question] for w in tokens(t)]
         allowed: frozenset[str] | None = None
         if cfg.keys_weight:
@@ -414,13 +418,16 @@ class Retriever:
         return within_chars(out, chars) if chars is not None else out
 
     def _asides(
-        self, cache: VectorCache | None, query: np.ndarray, scope: Scope, horizon: str, k: int
+        self, key: str, cache: VectorCache | None, query: np.ndarray, scope: Scope, horizon: str, k: int
     ) -> list[tuple[int, float]]:
-        """The `k` nearest passages of the person's asides (`asides_of`) in scope and before `horizon`."""
-        raw = self.store.get_meta(ASIDES_KEY)
-        if raw != self._aside_ids[0]:  # passages of the aside turns, read again when a derive changed them
-            self._aside_ids = (raw, sorted(self.store.passage_ids_for_turns(asides_of(self.store), Scope())))
-        kept = self.directory.refresh(self.store).keep(self.store, scope, self._aside_ids[1], until=horizon)
+        """The `k` nearest passages of the person's asides of one kind (`asides_of(store, key)`) in scope and
+        before `horizon`."""
+        raw = self.store.get_meta(key)
+        held = self._aside_ids.get(key)
+        if held is None or raw != held[0]:  # passages of the aside turns, read again when a derive changed them
+            held = (raw, sorted(self.store.passage_ids_for_turns(asides_of(self.store, key), Scope())))
+            self._aside_ids[key] = held
+        kept = self.directory.refresh(self.store).keep(self.store, scope, held[1], until=horizon)
         # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
         return self._nearest_among(cache, query, kept, k, exact=False)
 

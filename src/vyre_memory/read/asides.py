@@ -26,7 +26,14 @@ from functools import lru_cache
 from ..contract import AGENT_PROMPT, ASSISTANT, COMPACT_SUMMARY, META, PASTED, THINKING, TYPED
 from .trust import sentences
 
-__all__ = ["WITHHELD", "personal_clause", "personal_question", "speaks_of_life", "withhold_personal"]
+__all__ = [
+    "WITHHELD",
+    "personal_clause",
+    "personal_question",
+    "speaks_of_life",
+    "withheld_spans",
+    "withhold_personal",
+]
 
 WITHHELD = "[…]"  # where an aside was cut out
 
@@ -169,18 +176,22 @@ def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
+def withheld_spans(text: str, kind: str) -> list[tuple[int, int]]:
+    """The (start, end) of every clause of `text` withheld from an agent (`personal_clause`), in order."""
+    if kind not in _OWN_KINDS and kind not in _PROSE_KINDS:
+        return []
+    cuts: list[tuple[int, int]] = []
+    for s in sentences(text):
+        a, b = s.span
+        cuts.extend((ca, cb) for ca, cb in _clauses(text, a, b) if personal_clause(text[ca:cb], kind))
+    return cuts
+
+
 @lru_cache(maxsize=4096)
 def withhold_personal(text: str, kind: str) -> str:
     """`text` with every withheld clause cut out (each cut marked once by `WITHHELD`); '' when nothing is left
     but cuts. Text an agent may see whole comes back unchanged."""
-    if kind not in _OWN_KINDS and kind not in _PROSE_KINDS:
-        return text
-    cuts: list[tuple[int, int]] = []
-    for s in sentences(text):
-        a, b = s.span
-        for ca, cb in _clauses(text, a, b):
-            if personal_clause(text[ca:cb], kind):
-                cuts.append((ca, cb))
+    cuts = withheld_spans(text, kind)
     if not cuts:
         return text
     out, at = [], 0

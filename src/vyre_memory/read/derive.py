@@ -25,7 +25,8 @@ Guarantees:
 - the asides (`asides_of`): the trusted typed turns of a coding agent's sessions (`AGENT_FORMATS`) whose own
   sentences speak of the person's life (`speaks_of_life`), whether or not a rule read a fact from them, kept
   beside the facts as (session, seq) for retrieval to search among; a store derived before they were kept is
-  derived whole once, so it has them too.
+  derived whole once, so it has them too; with an embedder, the other trusted typed turns of those sessions
+  with a clause likely of a life (`read.life`) are kept the same way, as likely asides.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .asides import speaks_of_life
 from .attribution import ATTRIBUTION_CONFIDENCE, attributions
+from .life import Embed, likely_life, unworded_clauses
 from .relations import CHANGING, PEOPLE_RELATIONS, RELATIONS
 from .rules import FactCandidate, confirmed_facts, extract
 from .trust import judge_sentence, judge_turn, own_sentences
@@ -64,6 +66,7 @@ PEOPLE_BAR = 0.6
 OTHER_BAR = 0.5
 ATTRIBUTIONS_KEY = "attributions.v1"  # the store meta key holding who said what (never facts)
 ASIDES_KEY = "asides.v1"  # the store meta key holding the turns where the person speaks of their life
+LIKELY_ASIDES_KEY = "likely-asides.v1"  # ... and the turns where they likely do (`read.life`), the others aside
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
 
@@ -119,12 +122,14 @@ def read_mentions(
     reader_skip: Collection[int] = (),
     said: list[Mention] | None = None,
     asides: list[Turn] | None = None,
+    unworded: list[tuple[Turn, str]] | None = None,
 ) -> list[Mention]:
     """Every fact mention in `turns` (typed and assistant turns, each session's in seq order); with `reader`,
     also what it reads in each trusted turn's own sentences (a fact the rules read in that turn wins), except
     in the turns whose ids are in `reader_skip`. With `said`, the attributions in each trusted turn
     ("yusra reports ...") are appended to it; they are never facts. With `asides`, each trusted turn whose own
-    sentences speak of someone's life is appended to it."""
+    sentences speak of someone's life is appended to it; with `unworded`, each other trusted turn's clauses that
+    may yet (`read.life.unworded_clauses`), as (turn, clause)."""
     report = report if report is not None else DeriveReport()
     prev_typed: dict[str, str] = {}
     prev_assistant: dict[str, str] = {}
@@ -147,6 +152,8 @@ def read_mentions(
         report.turns_trusted += 1
         if asides is not None and any(speaks_of_life(s.text) for s in own_sentences(t.text[:READ_LIMIT])):
             asides.append(t)
+        elif unworded is not None:
+            unworded.extend((t, clause) for clause in unworded_clauses(t.text[:READ_LIMIT]))
         seen: set[str] = set()
         for c in extract(t.text[:READ_LIMIT], context=(previous or "")[:READ_LIMIT]):
             seen.add(fact_id(c.subject, c.relation, c.object))
@@ -274,7 +281,12 @@ def _new_turns(store: Store, after: int) -> tuple[list[Turn], set[int]]:
 
 
 def derive_facts(
-    store: Store, user_name: str = "", *, incremental: bool = False, reader: Reader | None = None
+    store: Store,
+    user_name: str = "",
+    *,
+    incremental: bool = False,
+    reader: Reader | None = None,
+    embed: Embed | None = None,
 ) -> DeriveReport:
     """Derive the facts from the stored turns and write the whole set in one transaction.
 
@@ -282,12 +294,16 @@ def derive_facts(
     after the last derived one are read and merged with the stored mentions; it gives the same
     facts as a full derive. `user_name` is accepted for symmetry with the other readers (sources
     name the person at read time). `reader` (optional, the model reader) reads each trusted turn's own
-    sentences too; only the turns this derive reads are given to it.
+    sentences too; only the turns this derive reads are given to it. `embed` (the default embedder's) places the
+    clauses of a turn that speak of no life by word (`read.life`): the turns with one likely of a life are kept
+    as likely asides.
     """
     started = time.perf_counter()
     report = DeriveReport()
-    # a store derived before the asides were kept is derived whole once
-    after = store.derived_turn() if incremental and store.get_meta(ASIDES_KEY) is not None else 0
+    # a store derived before the asides (or, with an embedder, the likely asides) were kept is derived whole once
+    kept_before = store.get_meta(ASIDES_KEY) is not None
+    kept_before = kept_before and (embed is None or store.get_meta(LIKELY_ASIDES_KEY) is not None)
+    after = store.derived_turn() if incremental and kept_before else 0
     if after:
         turns, skip = _new_turns(store, after)
         if not turns:
@@ -300,9 +316,16 @@ def derive_facts(
     last_turn = max([after, *(t.id for t in turns)])
     said: list[Mention] = []
     asides: list[Turn] = []
-    mentions = [m for m in read_mentions(turns, report, reader, skip, said, asides) if m.turn.id not in skip]
+    unworded: list[tuple[Turn, str]] | None = [] if embed is not None else None
+    mentions = [m for m in read_mentions(turns, report, reader, skip, said, asides, unworded) if m.turn.id not in skip]
     _store_attributions(store, [m for m in said if m.turn.id not in skip], incremental=bool(after))
-    _store_asides(store, [t for t in asides if t.id not in skip], incremental=bool(after))
+    _store_asides(store, [t for t in asides if t.id not in skip], ASIDES_KEY, incremental=bool(after))
+    if embed is not None and unworded is not None:
+        agents = _agent_sessions(store, {t.session for t, _ in unworded})
+        unworded = [(t, clause) for t, clause in unworded if t.id not in skip and t.session in agents]
+        likely = likely_life([clause for _, clause in unworded], embed)
+        lived = list({t.id: t for (t, _), yes in zip(unworded, likely) if yes}.values())
+        _store_asides(store, lived, LIKELY_ASIDES_KEY, incremental=bool(after))
     by_turn, by_uuid = store.suppressed_facts()
     kept: list[Mention] = list(base)
     for m in mentions:
@@ -341,22 +364,27 @@ def _store_attributions(store: Store, said: list[Mention], *, incremental: bool)
     store.set_meta(ATTRIBUTIONS_KEY, json.dumps(rows, ensure_ascii=False, sort_keys=True))
 
 
-def _store_asides(store: Store, turns: list[Turn], *, incremental: bool) -> None:
-    """Write the asides (`asides_of`) among `turns`, merged with the stored ones when `incremental`."""
-    formats: dict[str, str] = {}
-    for session in {t.session for t in turns}:
-        info = store.session(session)
-        formats[session] = info.format if info is not None else ""
-    rows = {(t.session, t.seq) for t in turns if formats[t.session] in AGENT_FORMATS}
+def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: bool) -> None:
+    """Write the asides of one kind (`asides_of(store, key)`) among `turns`, merged with the stored ones when
+    `incremental`."""
+    agents = _agent_sessions(store, {t.session for t in turns})
+    rows = {(t.session, t.seq) for t in turns if t.session in agents}
     if incremental:
-        rows |= set(asides_of(store))
-    store.set_meta(ASIDES_KEY, json.dumps(sorted(rows)))
+        rows |= set(asides_of(store, key))
+    store.set_meta(key, json.dumps(sorted(rows)))
 
 
-def asides_of(store: Store) -> list[tuple[str, int]]:
+def _agent_sessions(store: Store, sessions: Iterable[str]) -> set[str]:
+    """Those of `sessions` a coding agent wrote (`AGENT_FORMATS`): the only ones asides are kept from."""
+    infos = {session: store.session(session) for session in sessions}
+    return {session for session, info in infos.items() if info is not None and info.format in AGENT_FORMATS}
+
+
+def asides_of(store: Store, key: str = ASIDES_KEY) -> list[tuple[str, int]]:
     """The (session, seq) of every trusted typed turn of a coding agent's session in which the person speaks of
-    their life, said in passing beside the work; empty before the first derive."""
-    raw = store.get_meta(ASIDES_KEY)
+    their life, said in passing beside the work (`key` LIKELY_ASIDES_KEY: where they likely do); empty before
+    the first derive."""
+    raw = store.get_meta(key)
     return [(str(session), int(seq)) for session, seq in json.loads(raw)] if raw else []
 
 
