@@ -380,3 +380,18 @@ def test_replay_miss_abstains_and_says_so(tmp_path: Path) -> None:
 def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str | None) -> None:
     result = ask(FakeModel([reply(said, [5])]), "what memory limit does the renderer run with now", qclass="number")
     assert result.answer == told
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("v2.38.2, not v2.38.1", "v2.38.2"),  # the alternative passed over is not the answer
+        ("v2.38.2 (not the hotfix branch)", "v2.38.2"),
+        ("v2.38.2 - rather than a hotfix", "v2.38.2"),
+        ("v2.38.2, instead of v2.38.1, to production", "v2.38.2, to production"),
+        ("it was not v2.38.1", None),  # a "not" inside the answer is no aside: 2.38.1 is not said, so not grounded
+    ],
+)
+def test_an_aside_naming_what_the_answer_is_not_is_dropped(said: str, told: str | None) -> None:
+    result = ask(FakeModel([reply(said, [2])]), "what version shipped the refund fix", qclass="deploy")
+    assert result.answer == told

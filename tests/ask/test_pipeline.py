@@ -289,3 +289,28 @@ def test_a_model_reads_every_passage_the_character_budget_holds_not_a_count(tmp_
     assert len(ranked) == 60 and sum(len(p.text) for p in ranked) < budget  # all sixty fit the budget
     assert shown == [len(expected)] == [60]
     assert list(result.read) == [p.uuids for p in expected]
+
+
+def test_a_told_answer_says_its_dates_as_people_do(tmp_path: Path) -> None:
+    """A model copies a passage header's ISO date; the answer told says "23 October 2026" (and a version's number
+    without its "v")."""
+    from tests.conftest import typed_line
+
+    root = tmp_path / "projects" / "-home-me-code-x"
+    root.mkdir(parents=True)
+    said = "shipped v1.0.0 of the booking api to production today"
+    (root / "s1.jsonl").write_text(
+        typed_line("s1", "00000000-0000-4000-8000-000000000001", said, "2026-10-23T09:00:00Z") + "\n", encoding="utf-8"
+    )
+    reply = {"answer": "2026-10-23 (v1.0.0)", "cite": [1], "confidence": 0.9, "abstain": False, "known": []}
+    m = Memory(tmp_path / "home", user_name="Sam")
+    try:
+        m.ingest([tmp_path / "projects"])
+        for purpose in ("rerank", "verify"):
+            m.set_backend(purpose, None)
+        supported = {"supported": True, "reason": "said"}  # the second look, by the answer model
+        m.set_backend("answer", FunctionModel(lambda req: json.dumps(reply if req.purpose == "answer" else supported)))
+        result = m.ask("when did the booking api first go to production", now=datetime(2026, 12, 1, tzinfo=UTC))
+    finally:
+        m.close()
+    assert result.answer == "23 October 2026 (1.0.0)"

@@ -80,11 +80,16 @@ _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s)[^()]*\)", re.I
 )
 _WORKING = re.compile(r"\sto\s|→|->", re.I)
+# "Postgres, not MySQL", "async (not a synchronous call)": an aside naming what the answer is not, the alternative
+# passed over, is not the answer either
+_NOT = r"(?:not|rather than|instead of)\s"
+_CONTRAST_ASIDE = re.compile(rf"\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()]*?(?=[,;]|\.?$)", re.I)
 
 
 def without_history(answer: str) -> str:
-    """`answer` without asides that name only the value it replaced."""
-    return _HISTORY_ASIDE.sub(lambda m: m.group(0) if _WORKING.search(m.group(0)) else "", answer).strip()
+    """`answer` without asides that name only the value it replaced, or the alternative it is not."""
+    kept = _HISTORY_ASIDE.sub(lambda m: m.group(0) if _WORKING.search(m.group(0)) else "", answer)
+    return _CONTRAST_ASIDE.sub("", kept).strip()
 
 
 # What follows an answer's value: an aside in brackets, after a semicolon or a dash, or after a comma
