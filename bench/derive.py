@@ -23,7 +23,6 @@ from vyre_memory import Memory  # noqa: E402
 from vyre_memory.eval.synth import write_history  # noqa: E402
 from vyre_memory.models.embed import MiniLMEmbedder  # noqa: E402
 from vyre_memory.read.derive import ASIDES_KEY, LIKELY_ASIDES_KEY, asides_of, derive_facts  # noqa: E402
-from vyre_memory.read.life import unworded_clauses  # noqa: E402
 
 
 def main() -> None:
@@ -39,8 +38,7 @@ def main() -> None:
         (home / "config.toml").write_text('embedder = "none"\n', encoding="utf-8")
         with Memory(home) as mem:
             mem.ingest([tree])
-            typed = [t for t in mem.store.iter_turns(kinds=["typed"])]
-            clauses = sum(len(unworded_clauses(t.text)) for t in typed)
+            typed = sum(1 for _ in mem.store.iter_turns(kinds=["typed"]))
             started = time.perf_counter()
             derive_facts(mem.store)
             plain = time.perf_counter() - started
@@ -51,9 +49,9 @@ def main() -> None:
             placed = time.perf_counter() - started
             asides, likely = len(asides_of(mem.store, ASIDES_KEY)), len(asides_of(mem.store, LIKELY_ASIDES_KEY))
         trusted = report.turns_trusted
-        print(f"history           {args.sessions} sessions, {len(typed):,} typed turns ({trusted:,} trusted)")
+        print(f"history           {args.sessions} sessions, {typed:,} typed turns ({trusted:,} trusted)")
         print(f"load average      {os.getloadavg()[0]:.1f}")
-        print(f"clauses to place  {clauses:,} (the person's own, withheld, no life word, 4+ words)")
+        print(f"clauses placed    {report.clauses_placed:,} (the person's own, withheld, no life word, 4+ words)")
         print(f"derive            {plain:.2f} s without an embedder")
         print(f"derive + placing  {placed:.2f} s with MiniLM (+{placed - plain:.2f} s)")
         print(f"asides            {asides:,} by word, {likely:,} likely")

@@ -18,7 +18,9 @@ from vyre_memory.text import spoken_dates
         ("report-2026-08-04.csv", "report-2026-08-04.csv"),
         ("v2026-10-23", "v2026-10-23"),
         ("at 2026-08-06T15:01:37Z", "at 2026-08-06T15:01:37Z"),
+        ("at 2026-08-06 15:01 UTC", "at 2026-08-06 15:01 UTC"),
         ("2026-13-01", "2026-13-01"),  # no such month
+        ("2026-02-31", "2026-02-31"),  # no such day
     ],
 )
 def test_a_date_is_told_as_people_say_it(said: str, told: str) -> None:

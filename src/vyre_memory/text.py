@@ -7,7 +7,7 @@ stored ISO time is read. Pure functions, no I/O.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 __all__ = [
     "SENTENCE",
@@ -93,18 +93,21 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", version.split("-")[0].split("+")[0])[:3])
 
 
-_ISO_DATE = re.compile(r"(?<![\w/.:-])(\d{4})-(\d{2})-(\d{2})(?![\w/:-]|\.\w)")
+_ISO_DATE = re.compile(r"(?<![\w/.:-])(\d{4})-(\d{2})-(\d{2})(?![\w/:-]|\.\w|\s\d{1,2}:\d{2})")
 _MONTHS = "January February March April May June July August September October November December".split()
 
 
 def spoken_dates(text: str) -> str:
     """`text` with its dates written as people say them: "2026-10-23" is "23 October 2026" (a passage's header
     writes its date the ISO way, and a model answering copies it). A date inside a path, a file's name, a version
-    or a timestamp stays."""
+    or a timestamp ("2026-10-23T14:05", "2026-10-23 14:05"), and one that is no day, stays."""
 
     def spoken(m: re.Match[str]) -> str:
-        year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        return f"{day} {_MONTHS[month - 1]} {year}" if 1 <= month <= 12 and 1 <= day <= 31 else m.group(0)
+        try:
+            when = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:  # no such day
+            return m.group(0)
+        return f"{when.day} {_MONTHS[when.month - 1]} {when.year}"
 
     return _ISO_DATE.sub(spoken, text)
 

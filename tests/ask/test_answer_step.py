@@ -390,6 +390,10 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
         ("v2.38.2 - rather than a hotfix", "v2.38.2"),
         ("v2.38.2, instead of v2.38.1, to production", "v2.38.2, to production"),
         ("it was not v2.38.1", None),  # a "not" inside the answer is no aside: 2.38.1 is not said, so not grounded
+        # the aside ends with its clause; a "not" that qualifies is no alternative
+        ("v2.38.2, not v2.38.1. It went to production.", "v2.38.2. It went to production."),
+        ("v2.38.2, not until production", "v2.38.2, not until production"),
+        ("No, not v2.38.2", "No, not v2.38.2"),  # a yes or no is not told bare
     ],
 )
 def test_an_aside_naming_what_the_answer_is_not_is_dropped(said: str, told: str | None) -> None:

@@ -150,6 +150,24 @@ def test_incremental_derives_keep_the_likely_asides_a_full_one_finds(minilm: Mem
     assert asides_of(memory.store, LIKELY_ASIDES_KEY) == incremental
 
 
+def test_turns_derived_without_the_embedder_are_placed_by_the_next_derive_with_it(
+    minilm: Memory, tmp_path: Path
+) -> None:
+    from vyre_memory.read.derive import derive_facts
+
+    memory = minilm
+    work = _history(tmp_path / "projects")
+    memory.ingest([tmp_path / "projects"])
+    work.user(LIKELY)
+    memory.ingest([tmp_path / "projects"])  # placed: the default embedder derives
+    placed = asides_of(memory.store, LIKELY_ASIDES_KEY)
+    memory.derive()
+    derive_facts(memory.store)  # a full derive with no embedder (another one configured, or none installed)
+    assert asides_of(memory.store, LIKELY_ASIDES_KEY) == []
+    memory.derive(incremental=True)  # the next with the embedder reads every turn again, not only new ones
+    assert asides_of(memory.store, LIKELY_ASIDES_KEY) == placed and len(placed) == 1
+
+
 def test_without_the_default_embedder_no_likely_aside_is_placed(memory: Memory, tmp_path: Path) -> None:
     _history(tmp_path / "projects").user(LIKELY)
     memory.ingest([tmp_path / "projects"])  # the hash embedder's vectors place nothing

@@ -81,15 +81,21 @@ _HISTORY_ASIDE = re.compile(
 )
 _WORKING = re.compile(r"\sto\s|→|->", re.I)
 # "Postgres, not MySQL", "async (not a synchronous call)": an aside naming what the answer is not, the alternative
-# passed over, is not the answer either
-_NOT = r"(?:not|rather than|instead of)\s"
-_CONTRAST_ASIDE = re.compile(rf"\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()]*?(?=[,;]|\.?$)", re.I)
+# passed over, is not the answer either. It ends where its clause does; a "not" that qualifies ("not until friday",
+# "not counting the intern", "no, not anymore") is no alternative and stays.
+_QUALIFIER = (
+    r"(?:until|till|yet|any\s?more|anymore|before|after|since|counting|including|only|just|always|quite|really|"
+    r"sure|much|many|for|in|at|on|all|every|exactly|necessarily)\b"
+)
+_NOT = rf"(?:not|rather than|instead of)\s(?!{_QUALIFIER})"
+_CONTRAST_ASIDE = re.compile(rf"\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()—–]*?(?=\s*[,;)—–]|\.(?:\s|$)|$)", re.I)
+_YES_NO = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\W*", re.I)
 
 
 def without_history(answer: str) -> str:
     """`answer` without asides that name only the value it replaced, or the alternative it is not."""
     kept = _HISTORY_ASIDE.sub(lambda m: m.group(0) if _WORKING.search(m.group(0)) else "", answer)
-    return _CONTRAST_ASIDE.sub("", kept).strip()
+    return _CONTRAST_ASIDE.sub(lambda m: m.group(0) if _YES_NO.fullmatch(kept[: m.start()]) else "", kept).strip()
 
 
 # What follows an answer's value: an aside in brackets, after a semicolon or a dash, or after a comma

@@ -26,7 +26,10 @@ Guarantees:
   sentences speak of the person's life (`speaks_of_life`), whether or not a rule read a fact from them, kept
   beside the facts as (session, seq) for retrieval to search among; a store derived before they were kept is
   derived whole once, so it has them too; with an embedder, the other trusted typed turns of those sessions
-  with a clause likely of a life (`read.life`) are kept the same way, as likely asides.
+  with a clause likely of a life (`read.life`) are kept the same way, as likely asides (a derive without one
+  leaves its turns unplaced, so the next derive with one reads every turn again). MiniLM's int8 path scales
+  each batch, so a long clause right at the margin may fall the other way in a full derive than in an
+  incremental one.
 """
 
 from __future__ import annotations
@@ -108,6 +111,8 @@ class DeriveReport:
     model_mentions: int = 0
     changed: bool = False
     facts_version: int = 0
+    clauses_placed: int = 0  # the person's clauses with no life word compared with a life's (read.life) ...
+    likely_asides: int = 0  # ... and the turns of them found likely of a life
     seconds: float = 0.0
     refused: dict[str, int] = field(default_factory=dict)
 
@@ -302,7 +307,7 @@ def derive_facts(
     report = DeriveReport()
     # a store derived before the asides (or, with an embedder, the likely asides) were kept is derived whole once
     kept_before = store.get_meta(ASIDES_KEY) is not None
-    kept_before = kept_before and (embed is None or store.get_meta(LIKELY_ASIDES_KEY) is not None)
+    kept_before = kept_before and (embed is None or bool(store.get_meta(LIKELY_ASIDES_KEY)))
     after = store.derived_turn() if incremental and kept_before else 0
     if after:
         turns, skip = _new_turns(store, after)
@@ -319,13 +324,18 @@ def derive_facts(
     unworded: list[tuple[Turn, str]] | None = [] if embed is not None else None
     mentions = [m for m in read_mentions(turns, report, reader, skip, said, asides, unworded) if m.turn.id not in skip]
     _store_attributions(store, [m for m in said if m.turn.id not in skip], incremental=bool(after))
-    _store_asides(store, [t for t in asides if t.id not in skip], ASIDES_KEY, incremental=bool(after))
-    if embed is not None and unworded is not None:
-        agents = _agent_sessions(store, {t.session for t, _ in unworded})
-        unworded = [(t, clause) for t, clause in unworded if t.id not in skip and t.session in agents]
-        likely = likely_life([clause for _, clause in unworded], embed)
-        lived = list({t.id: t for (t, _), yes in zip(unworded, likely) if yes}.values())
+    fresh = [t for t in asides if t.id not in skip]
+    unplaced = [(t, clause) for t, clause in unworded or [] if t.id not in skip]
+    agents = _agent_sessions(store, {t.session for t in fresh} | {t.session for t, _ in unplaced})
+    _store_asides(store, [t for t in fresh if t.session in agents], ASIDES_KEY, incremental=bool(after))
+    if embed is not None:
+        unplaced = [(t, clause) for t, clause in unplaced if t.session in agents]
+        likely = likely_life([clause for _, clause in unplaced], embed)
+        lived = list({t.id: t for (t, _), yes in zip(unplaced, likely) if yes}.values())
+        report.clauses_placed, report.likely_asides = len(unplaced), len(lived)
         _store_asides(store, lived, LIKELY_ASIDES_KEY, incremental=bool(after))
+    elif store.get_meta(LIKELY_ASIDES_KEY):
+        store.set_meta(LIKELY_ASIDES_KEY, "")  # these turns go unplaced: the next derive with an embedder reads all
     by_turn, by_uuid = store.suppressed_facts()
     kept: list[Mention] = list(base)
     for m in mentions:
@@ -365,10 +375,9 @@ def _store_attributions(store: Store, said: list[Mention], *, incremental: bool)
 
 
 def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: bool) -> None:
-    """Write the asides of one kind (`asides_of(store, key)`) among `turns`, merged with the stored ones when
-    `incremental`."""
-    agents = _agent_sessions(store, {t.session for t in turns})
-    rows = {(t.session, t.seq) for t in turns if t.session in agents}
+    """Write the asides of one kind (`asides_of(store, key)`): `turns` (of coding agents' sessions), merged with the
+    stored ones when `incremental`."""
+    rows = {(t.session, t.seq) for t in turns}
     if incremental:
         rows |= set(asides_of(store, key))
     store.set_meta(key, json.dumps(sorted(rows)))
