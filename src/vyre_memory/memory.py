@@ -28,7 +28,7 @@ from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
 from .read.asides import withhold_personal
-from .read.derive import DeriveReport, derive_facts
+from .read.derive import DeriveReport, aside_replies_of, derive_facts
 from .read.graph import USER_ID, GraphReport, LoadedGraph, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.open import open_store
 
@@ -238,7 +238,11 @@ class Memory:
             return turns
         from dataclasses import replace
 
-        return [replace(t, text=withhold_personal(t.text, t.kind)) for t in turns]
+        replies = aside_replies_of(self.store)  # what replies to an aside speak of (`read.derive`)
+        return [
+            replace(t, text=withhold_personal(t.text, t.kind, replies.get((t.session, t.seq), frozenset())))
+            for t in turns
+        ]
 
     def search(self, text: str, *, project_cwds: Sequence[str] | None = None, limit: int = 20) -> list[SearchHit]:
         return [

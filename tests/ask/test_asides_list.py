@@ -12,7 +12,7 @@ from tests.conftest import locomo_file
 from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
-from vyre_memory.read.derive import ASIDES_KEY, LIKELY_ASIDES_KEY, asides_of
+from vyre_memory.read.derive import ASIDES_KEY, LIKELY_ASIDES_KEY, aside_replies_of, asides_of
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 CWD = "/home/sam/code/shop-api"
@@ -172,3 +172,29 @@ def test_without_the_default_embedder_no_likely_aside_is_placed(memory: Memory, 
     _history(tmp_path / "projects").user(LIKELY)
     memory.ingest([tmp_path / "projects"])  # the hash embedder's vectors place nothing
     assert memory.store.get_meta(LIKELY_ASIDES_KEY) is None and _aside_texts(memory) == [ASIDE]
+
+
+REPLY = "Good luck to her, I hope the first week goes well. The order list test is next in src/jobs.py."
+
+
+def test_what_the_assistants_reply_to_an_aside_says_of_a_life_never_reaches_an_agent(
+    minilm: Memory, tmp_path: Path
+) -> None:
+    memory = minilm
+    work = _history(tmp_path / "projects")
+    work.user(LIKELY)
+    memory.ingest([tmp_path / "projects"])  # the reply arrives after the aside was derived (as `vyre watch` reads)
+    work.tool_result(work.tool_use("Bash", {"command": "pytest tests/test_orders.py"}), "3 passed")
+    work.assistant(REPLY)
+    memory.ingest([tmp_path / "projects"])
+    incremental = aside_replies_of(memory.store)
+    memory.derive()
+    assert aside_replies_of(memory.store) == incremental
+    [(session, seq)] = [turn for turn, clauses in incremental.items() if any("luck" in c for c in clauses)]
+    [reply] = memory.turns(session, seq, seq + 1, agent_projects=[CWD])
+    assert "luck" not in reply.text and "The order list test is next in src/jobs.py." in reply.text
+    found = memory.retrieve("which test is next?", k=30, now=NOW, agent_projects=[CWD], config="hybrid")
+    assert any("order list test is next" in p.text for p in found)
+    assert not any("luck" in p.text for p in found)
+    # the person reads it whole
+    assert any(p.text == REPLY for p in memory.retrieve("good luck for the first week", k=30, now=NOW))

@@ -23,7 +23,7 @@ import numpy as np
 from ..contract import AGENT_FORMATS, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
-from ..read.derive import ASIDES_KEY, LIKELY_ASIDES_KEY, asides_of
+from ..read.derive import ASIDE_REPLIES_KEY, ASIDES_KEY, LIKELY_ASIDES_KEY, aside_replies_of, asides_of
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -222,6 +222,8 @@ class Retriever:
         self._conversations = (-1, False)  # (corpus version, whether the store holds a conversation)
         # per kind of aside (its meta key: ASIDES_KEY, LIKELY_ASIDES_KEY): (the asides as stored, their passage ids)
         self._aside_ids: dict[str, tuple[str | None, list[int]]] = {}
+        # (as stored, the clauses of the assistant's replies to asides that speak of a life, by turn)
+        self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
 
     def retrieve(
@@ -403,13 +405,16 @@ class Retriever:
         scored.sort(key=lambda x: (-x[0], x[1]))
         out: list[Passage] = []
         seen_turns: set[int] = set()
+        replies = self._aside_replies() if not scope.personal_allowed else {}
         for score, pid, row in scored:
             if row.turn in seen_turns:
                 continue  # pieces of one turn: keep the best
             seen_turns.add(row.turn)
             passage: Passage | None = self._passage(row, score, tuple(sorted(via[pid])))
             if passage is not None and not scope.personal_allowed:
-                passage = withheld(passage)  # an agent: the person's asides cut out, a turn of nothing else dropped
+                # an agent: the person's asides (and what replies to them speak of) cut out, a turn of nothing else
+                # dropped
+                passage = withheld(passage, replies.get((row.session, row.seq), frozenset()))
             if passage is None:
                 continue
             out.append(passage)
@@ -430,6 +435,13 @@ class Retriever:
         kept = self.directory.refresh(self.store).keep(self.store, scope, held[1], until=horizon)
         # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
         return self._nearest_among(cache, query, kept, k, exact=False)
+
+    def _aside_replies(self) -> dict[tuple[str, int], frozenset[str]]:
+        """`aside_replies_of`, read again when a derive changed it."""
+        raw = self.store.get_meta(ASIDE_REPLIES_KEY)
+        if raw != self._replies[0]:
+            self._replies = (raw, aside_replies_of(self.store))
+        return self._replies[1]
 
     def _nearest_among(
         self, cache: VectorCache | None, query: np.ndarray, ids: Sequence[int], k: int, *, exact: bool = True
@@ -678,10 +690,11 @@ def _fuse(lists: Sequence[tuple[float, list[tuple[int, float]], str]], rrf_k: in
     return fused
 
 
-def withheld(passage: Passage) -> Passage | None:
-    """The passage as an agent may read it: the person's asides cut out of its text (`read.asides`), and no
-    search text (it quotes what the person asked); None when nothing but asides is left."""
-    text = withhold_personal(passage.text, passage.kind)
+def withheld(passage: Passage, also: frozenset[str] = frozenset()) -> Passage | None:
+    """The passage as an agent may read it: the person's asides cut out of its text (`read.asides`), and `also`
+    (clauses of a reply to an aside that speak of a life, `read.derive.aside_replies_of`), and no search text (it
+    quotes what the person asked); None when nothing but asides is left."""
+    text = withhold_personal(passage.text, passage.kind, also)
     if not text:
         return None
     return replace(passage, text=text, about="")

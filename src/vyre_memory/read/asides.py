@@ -176,22 +176,27 @@ def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
-def withheld_spans(text: str, kind: str) -> list[tuple[int, int]]:
-    """The (start, end) of every clause of `text` withheld from an agent (`personal_clause`), in order."""
+def withheld_spans(text: str, kind: str, also: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
+    """The (start, end) of every clause of `text` withheld from an agent (`personal_clause`, or one of `also`, the
+    clauses known to speak of a life), in order."""
     if kind not in _OWN_KINDS and kind not in _PROSE_KINDS:
         return []
     cuts: list[tuple[int, int]] = []
     for s in sentences(text):
         a, b = s.span
-        cuts.extend((ca, cb) for ca, cb in _clauses(text, a, b) if personal_clause(text[ca:cb], kind))
+        cuts.extend(
+            (ca, cb)
+            for ca, cb in _clauses(text, a, b)
+            if personal_clause(text[ca:cb], kind) or text[ca:cb].strip() in also
+        )
     return cuts
 
 
 @lru_cache(maxsize=4096)
-def withhold_personal(text: str, kind: str) -> str:
-    """`text` with every withheld clause cut out (each cut marked once by `WITHHELD`); '' when nothing is left
-    but cuts. Text an agent may see whole comes back unchanged."""
-    cuts = withheld_spans(text, kind)
+def withhold_personal(text: str, kind: str, also: frozenset[str] = frozenset()) -> str:
+    """`text` with every withheld clause cut out (each cut marked once by `WITHHELD`), `also` those clauses;
+    '' when nothing is left but cuts. Text an agent may see whole comes back unchanged."""
+    cuts = withheld_spans(text, kind, also)
     if not cuts:
         return text
     out, at = [], 0

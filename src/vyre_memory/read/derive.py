@@ -42,7 +42,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..contract import AGENT_FORMATS, ASSISTANT, TYPED, FactSource, Turn
+from ..contract import AGENT_FORMATS, ASSISTANT, THINKING, TYPED, FactSource, Turn
 from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .asides import speaks_of_life
@@ -56,6 +56,7 @@ __all__ = [
     "MODEL_CONFIDENCE_CAP",
     "DeriveReport",
     "Reader",
+    "aside_replies_of",
     "asides_of",
     "derive_facts",
     "fact_id",
@@ -70,6 +71,9 @@ OTHER_BAR = 0.5
 ATTRIBUTIONS_KEY = "attributions.v1"  # the store meta key holding who said what (never facts)
 ASIDES_KEY = "asides.v1"  # the store meta key holding the turns where the person speaks of their life
 LIKELY_ASIDES_KEY = "likely-asides.v1"  # ... and the turns where they likely do (`read.life`), the others aside
+ASIDE_REPLIES_KEY = "aside-replies.v1"  # ... and the clauses of the assistant's replies to either that speak of it
+_REPLY_KINDS = frozenset({ASSISTANT, THINKING})
+REPLY_REACH = 40  # turns after an aside looked at for its replies (tool calls and their output come between)
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
 
@@ -305,9 +309,11 @@ def derive_facts(
     """
     started = time.perf_counter()
     report = DeriveReport()
-    # a store derived before the asides (or, with an embedder, the likely asides) were kept is derived whole once
+    # a store derived before the asides (or, with an embedder, the likely asides and replies) were kept is derived
+    # whole once
     kept_before = store.get_meta(ASIDES_KEY) is not None
-    kept_before = kept_before and (embed is None or bool(store.get_meta(LIKELY_ASIDES_KEY)))
+    placed = (LIKELY_ASIDES_KEY, ASIDE_REPLIES_KEY)
+    kept_before = kept_before and (embed is None or all(store.get_meta(key) for key in placed))
     after = store.derived_turn() if incremental and kept_before else 0
     if after:
         turns, skip = _new_turns(store, after)
@@ -334,8 +340,11 @@ def derive_facts(
         lived = list({t.id: t for (t, _), yes in zip(unplaced, likely) if yes}.values())
         report.clauses_placed, report.likely_asides = len(unplaced), len(lived)
         _store_asides(store, lived, LIKELY_ASIDES_KEY, incremental=bool(after))
-    elif store.get_meta(LIKELY_ASIDES_KEY):
-        store.set_meta(LIKELY_ASIDES_KEY, "")  # these turns go unplaced: the next derive with an embedder reads all
+        _store_aside_replies(store, {t.session for t in turns} if after else None, embed)
+    else:  # these turns go unplaced: the next derive with an embedder reads all
+        for key in (LIKELY_ASIDES_KEY, ASIDE_REPLIES_KEY):
+            if store.get_meta(key):
+                store.set_meta(key, "")
     by_turn, by_uuid = store.suppressed_facts()
     kept: list[Mention] = list(base)
     for m in mentions:
@@ -381,6 +390,37 @@ def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: boo
     if incremental:
         rows |= set(asides_of(store, key))
     store.set_meta(key, json.dumps(sorted(rows)))
+
+
+def _store_aside_replies(store: Store, sessions: set[str] | None, embed: Embed) -> None:
+    """Write the clauses of the assistant's replies to an aside that likely speak of a life (`aside_replies_of`),
+    found again in `sessions` (None: in every session), kept as they were in the others."""
+    asides = set(asides_of(store)) | set(asides_of(store, LIKELY_ASIDES_KEY))
+    raw = store.get_meta(ASIDE_REPLIES_KEY)
+    rows = [] if sessions is None or not raw else [r for r in json.loads(raw) if r[0] not in sessions]
+    found: list[tuple[str, int, str]] = []
+    for session, seq in sorted(asides):
+        if sessions is not None and session not in sessions:
+            continue
+        for t in store.turns(session, start=seq + 1, end=seq + 1 + REPLY_REACH):
+            if t.kind == TYPED:
+                break  # the person speaks again: what follows answers that
+            if t.kind in _REPLY_KINDS:
+                found.extend((session, t.seq, clause) for clause in unworded_clauses(t.text[:READ_LIMIT], t.kind))
+    found = list(dict.fromkeys(found))  # two asides before one reply
+    rows += [list(row) for row, yes in zip(found, likely_life([c for *_, c in found], embed)) if yes]
+    store.set_meta(ASIDE_REPLIES_KEY, json.dumps(sorted(rows), ensure_ascii=False))
+
+
+def aside_replies_of(store: Store) -> dict[tuple[str, int], frozenset[str]]:
+    """The clauses of the assistant's turns (text and thinking) after an aside or a likely aside, up to the person's
+    next typed turn, that speak of the person's life with no life word ("good luck to her tomorrow", placed as
+    `read.life` places the person's own), by (session, seq): an agent is never shown them."""
+    raw = store.get_meta(ASIDE_REPLIES_KEY)
+    out: dict[tuple[str, int], set[str]] = {}
+    for session, seq, clause in json.loads(raw) if raw else []:
+        out.setdefault((str(session), int(seq)), set()).add(str(clause))
+    return {turn: frozenset(clauses) for turn, clauses in out.items()}
 
 
 def _agent_sessions(store: Store, sessions: Iterable[str]) -> set[str]:

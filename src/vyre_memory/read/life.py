@@ -3,9 +3,10 @@
 The asides (`read.asides.speaks_of_life`) are found by words: "my wife", "the dog", "hospital". People also
 say their life in words no list holds: a partner by their name alone, a new car by its model, a move by the
 name of the place. Such a clause is already withheld from an agent (it carries nothing of the work), but it
-was never searched as an aside. Here each of those clauses is compared, by an embedding, with example
-sentences of a life and of the work: a clause nearer the life examples (by `LIKELY_MARGIN`) likely speaks of
-the person's life.
+was never searched as an aside; and the assistant's reply to it ("good luck to her tomorrow") was shown to
+an agent, since the assistant's prose is withheld by life words only. Here each of those clauses is compared,
+by an embedding, with example sentences of a life and of the work: a clause nearer the life examples (by
+`LIKELY_MARGIN`) likely speaks of the person's life.
 
 The examples are written for no data set: everyday English sentences over the parts of a life (family, pets,
 home, cars and commutes, health, hobbies, travel, food) and over what people type to a coding assistant or say
@@ -142,18 +143,23 @@ WORK_EXAMPLES: tuple[str, ...] = (
 # of plain work talk and lowers one world; 0.1 admits too few to matter.
 LIKELY_MARGIN = 0.05
 MIN_WORDS = 4  # a shorter clause ("wish me luck") says too little to place
+PROSE_MIN_WORDS = 3  # the assistant's replies are shorter ("have fun climbing")
 _NEAREST = 2
 _WORD = re.compile(r"[\w']+")
 
 
-def unworded_clauses(text: str) -> list[str]:
-    """The person's own clauses in a typed message that are withheld from an agent (`withheld_spans`: nothing of
-    the work in them) and have no word of a life either (`speaks_of_life`), of at least MIN_WORDS words."""
+def unworded_clauses(text: str, kind: str = TYPED) -> list[str]:
+    """The clauses with nothing of the work in them and no word of a life either (`speaks_of_life`): the person's
+    own (a typed message's own sentences, of at least MIN_WORDS words), which are withheld from an agent already;
+    or, in the assistant's prose (any other `kind`, at least PROSE_MIN_WORDS words), those an agent is shown,
+    since prose is withheld by life words only ("good luck to her tomorrow")."""
+    own = kind == TYPED
+    pieces = [(s.text, MIN_WORDS) for s in own_sentences(text)] if own else [(text, PROSE_MIN_WORDS)]
     out: list[str] = []
-    for s in own_sentences(text):
-        for a, b in withheld_spans(s.text, TYPED):
-            clause = s.text[a:b].strip()
-            if len(_WORD.findall(clause)) >= MIN_WORDS and not speaks_of_life(clause):
+    for piece, least in pieces:
+        for a, b in withheld_spans(piece, TYPED):  # the person's own words' rule: kept only for the work in them
+            clause = piece[a:b].strip()
+            if len(_WORD.findall(clause)) >= least and not speaks_of_life(clause):
                 out.append(clause)
     return out
 
