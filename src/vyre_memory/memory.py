@@ -28,7 +28,7 @@ from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
 from .read.asides import withhold_personal
-from .read.derive import DeriveReport, aside_replies_of, derive_facts
+from .read.derive import DeriveReport, aside_replies_of, derive_facts, needs_placing
 from .read.graph import USER_ID, GraphReport, LoadedGraph, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.open import open_store
 
@@ -86,7 +86,10 @@ class Memory:
         )
         report = run_ingest(self.store, targets, settings, format_name=format, strict=strict, progress=progress)
         self.index(progress=progress, embed_now_max=embed_now_max)
-        if self.store.get_meta("derived_corpus") != str(self.store.corpus_version()):
+        changed = self.store.get_meta("derived_corpus") != str(self.store.corpus_version())
+        # a store whose likely asides and replies were never placed by the default embedder is placed once
+        unplaced = not self.store.readonly and isinstance(self.embedder, MiniLMEmbedder) and needs_placing(self.store)
+        if changed or unplaced:
             self.derive(incremental=True)  # only when turns were added or changed; only the new turns are read
         return report
 

@@ -95,6 +95,7 @@ def test_a_store_derived_before_asides_were_kept_is_derived_whole_once(memory: M
     assert _aside_texts(memory) == [ASIDE]
 
 
+REPLY = "Good luck to her, I hope the first week goes well. The order list test is next in src/jobs.py."
 LIKELY = "nice, that fixed it. Marguerite starts at the conservatory on monday, teaching cello. ok next: the order list"
 
 
@@ -153,28 +154,38 @@ def test_incremental_derives_keep_the_likely_asides_a_full_one_finds(minilm: Mem
 def test_turns_derived_without_the_embedder_are_placed_by_the_next_derive_with_it(
     minilm: Memory, tmp_path: Path
 ) -> None:
-    from vyre_memory.read.derive import derive_facts
+    from vyre_memory.read.derive import derive_facts, needs_placing
 
     memory = minilm
     work = _history(tmp_path / "projects")
     memory.ingest([tmp_path / "projects"])
+    before = _likely_and_replies(memory)  # the reply to the cat's aside: "hope the tooth comes out easily"
+    assert [kind for kind, _ in before] == ["reply"]
     work.user(LIKELY)
-    memory.ingest([tmp_path / "projects"])  # placed: the default embedder derives
-    placed = asides_of(memory.store, LIKELY_ASIDES_KEY)
-    memory.derive()
-    derive_facts(memory.store)  # a full derive with no embedder (another one configured, or none installed)
-    assert asides_of(memory.store, LIKELY_ASIDES_KEY) == []
+    work.assistant(REPLY)
+    with Memory(tmp_path / "home", user_name="Sam", embedder="hash") as other:
+        other.ingest([tmp_path / "projects"])  # the new turns read with another embedder: not placed
+    assert needs_placing(memory.store) and _likely_and_replies(memory) == before  # what was placed stays cut
     memory.derive(incremental=True)  # the next with the embedder reads every turn again, not only new ones
-    assert asides_of(memory.store, LIKELY_ASIDES_KEY) == placed and len(placed) == 1
+    placed = _likely_and_replies(memory)
+    assert not needs_placing(memory.store) and sorted(kind for kind, _ in placed) == ["likely", "reply", "reply"]
+    derive_facts(memory.store)  # a whole derive with no embedder keeps them too
+    assert needs_placing(memory.store) and _likely_and_replies(memory) == placed
+    # a store never placed is placed by the next ingest, new turns or not
+    memory.store.conn.execute("DELETE FROM meta WHERE key IN (?, ?)", ("aside-replies.v1", "life-unplaced.v1"))
+    memory.ingest([tmp_path / "projects"])
+    assert not needs_placing(memory.store) and _likely_and_replies(memory) == placed
+
+
+def _likely_and_replies(memory: Memory) -> list[tuple[str, tuple[str, int]]]:
+    likely = [("likely", turn) for turn in asides_of(memory.store, LIKELY_ASIDES_KEY)]
+    return likely + [("reply", turn) for turn in aside_replies_of(memory.store)]
 
 
 def test_without_the_default_embedder_no_likely_aside_is_placed(memory: Memory, tmp_path: Path) -> None:
     _history(tmp_path / "projects").user(LIKELY)
     memory.ingest([tmp_path / "projects"])  # the hash embedder's vectors place nothing
     assert memory.store.get_meta(LIKELY_ASIDES_KEY) is None and _aside_texts(memory) == [ASIDE]
-
-
-REPLY = "Good luck to her, I hope the first week goes well. The order list test is next in src/jobs.py."
 
 
 def test_what_the_assistants_reply_to_an_aside_says_of_a_life_never_reaches_an_agent(
@@ -184,7 +195,8 @@ def test_what_the_assistants_reply_to_an_aside_says_of_a_life_never_reaches_an_a
     work = _history(tmp_path / "projects")
     work.user(LIKELY)
     memory.ingest([tmp_path / "projects"])  # the reply arrives after the aside was derived (as `vyre watch` reads)
-    work.tool_result(work.tool_use("Bash", {"command": "pytest tests/test_orders.py"}), "3 passed")
+    for i in range(30):  # the reply comes after many tool calls
+        work.tool_result(work.tool_use("Bash", {"command": f"pytest tests/test_orders.py -k case{i}"}), "1 passed")
     work.assistant(REPLY)
     memory.ingest([tmp_path / "projects"])
     incremental = aside_replies_of(memory.store)

@@ -90,3 +90,15 @@ def test_questions_about_the_persons_life(question: str) -> None:
 )
 def test_work_questions_are_not_personal(question: str) -> None:
     assert not personal_question(question)
+
+
+def test_prose_loses_a_known_clause_and_a_piece_of_one() -> None:
+    """A clause placed as a life (`also`) is cut, and so is a piece of it where a passage was cut mid-clause; a
+    short piece is not taken for it."""
+    reply = "Good luck to her, I hope the first week goes well. The order test is next in src/jobs.py."
+    known = frozenset({"Good luck to her, I hope the first week goes well."})
+    assert withhold_personal(reply, "assistant", known) == f"{WITHHELD} The order test is next in src/jobs.py."
+    piece = "The order test passes now. Good luck to her, I hope the first"  # a passage cut mid-clause
+    assert withhold_personal(piece, "assistant", known) == f"The order test passes now. {WITHHELD}"
+    assert withhold_personal("Done. Good", "assistant", known) == "Done. Good"
+    assert withhold_personal(reply, "assistant") == reply  # no life word: prose alone keeps it

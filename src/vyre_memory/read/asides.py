@@ -187,9 +187,20 @@ def withheld_spans(text: str, kind: str, also: frozenset[str] = frozenset()) -> 
         cuts.extend(
             (ca, cb)
             for ca, cb in _clauses(text, a, b)
-            if personal_clause(text[ca:cb], kind) or text[ca:cb].strip() in also
+            if personal_clause(text[ca:cb], kind) or _among(text[ca:cb], also)
         )
     return cuts
+
+
+_PIECE = 8  # characters: a shorter piece of a known clause is not taken for it
+
+
+def _among(clause: str, known: frozenset[str]) -> bool:
+    """Whether `clause` is one of `known`, or a piece of one (a passage cut mid-clause), or holds one."""
+    c = clause.strip()
+    if not c or not known:
+        return False
+    return c in known or any(k in c or (len(c) >= _PIECE and c in k) for k in known)
 
 
 @lru_cache(maxsize=4096)

@@ -29,7 +29,10 @@ Guarantees:
   with a clause likely of a life (`read.life`) are kept the same way, as likely asides (a derive without one
   leaves its turns unplaced, so the next derive with one reads every turn again). MiniLM's int8 path scales
   each batch, so a long clause right at the margin may fall the other way in a full derive than in an
-  incremental one.
+  incremental one;
+- with an embedder, the clauses of the assistant's replies to an aside that likely speak of a life
+  (`aside_replies_of`), found again in every session this derive read turns of, for an agent never to see; a
+  derive without the embedder keeps them as they were.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ __all__ = [
     "asides_of",
     "derive_facts",
     "fact_id",
+    "needs_placing",
     "read_mentions",
     "reader_text",
 ]
@@ -73,7 +77,8 @@ ASIDES_KEY = "asides.v1"  # the store meta key holding the turns where the perso
 LIKELY_ASIDES_KEY = "likely-asides.v1"  # ... and the turns where they likely do (`read.life`), the others aside
 ASIDE_REPLIES_KEY = "aside-replies.v1"  # ... and the clauses of the assistant's replies to either that speak of it
 _REPLY_KINDS = frozenset({ASSISTANT, THINKING})
-REPLY_REACH = 40  # turns after an aside looked at for its replies (tool calls and their output come between)
+REPLY_REACH = 200  # turns after an aside looked at for its replies (tool calls and their output come between)
+UNPLACED_KEY = "life-unplaced.v1"  # "1": a derive without the embedder ran since the last with it
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
 
@@ -311,9 +316,7 @@ def derive_facts(
     report = DeriveReport()
     # a store derived before the asides (or, with an embedder, the likely asides and replies) were kept is derived
     # whole once
-    kept_before = store.get_meta(ASIDES_KEY) is not None
-    placed = (LIKELY_ASIDES_KEY, ASIDE_REPLIES_KEY)
-    kept_before = kept_before and (embed is None or all(store.get_meta(key) for key in placed))
+    kept_before = store.get_meta(ASIDES_KEY) is not None and (embed is None or not needs_placing(store))
     after = store.derived_turn() if incremental and kept_before else 0
     if after:
         turns, skip = _new_turns(store, after)
@@ -341,10 +344,11 @@ def derive_facts(
         report.clauses_placed, report.likely_asides = len(unplaced), len(lived)
         _store_asides(store, lived, LIKELY_ASIDES_KEY, incremental=bool(after))
         _store_aside_replies(store, {t.session for t in turns} if after else None, embed)
-    else:  # these turns go unplaced: the next derive with an embedder reads all
-        for key in (LIKELY_ASIDES_KEY, ASIDE_REPLIES_KEY):
-            if store.get_meta(key):
-                store.set_meta(key, "")
+        if store.get_meta(UNPLACED_KEY):
+            store.set_meta(UNPLACED_KEY, "")
+    elif not store.get_meta(UNPLACED_KEY):
+        # these turns go unplaced (what was placed stays cut): the next derive with the embedder reads every turn
+        store.set_meta(UNPLACED_KEY, "1")
     by_turn, by_uuid = store.suppressed_facts()
     kept: list[Mention] = list(base)
     for m in mentions:
@@ -412,10 +416,18 @@ def _store_aside_replies(store: Store, sessions: set[str] | None, embed: Embed) 
     store.set_meta(ASIDE_REPLIES_KEY, json.dumps(sorted(rows), ensure_ascii=False))
 
 
+def needs_placing(store: Store) -> bool:
+    """Whether the likely asides and the replies to asides were never placed, or a derive without the embedder ran
+    since: the next derive with the embedder reads every turn."""
+    missing = store.get_meta(LIKELY_ASIDES_KEY) is None or store.get_meta(ASIDE_REPLIES_KEY) is None
+    return missing or bool(store.get_meta(UNPLACED_KEY))
+
+
 def aside_replies_of(store: Store) -> dict[tuple[str, int], frozenset[str]]:
     """The clauses of the assistant's turns (text and thinking) after an aside or a likely aside, up to the person's
-    next typed turn, that speak of the person's life with no life word ("good luck to her tomorrow", placed as
-    `read.life` places the person's own), by (session, seq): an agent is never shown them."""
+    next typed turn (within REPLY_REACH turns; a turn's first READ_LIMIT characters), that speak of the person's
+    life with no life word ("good luck to her tomorrow", placed as `read.life` places the person's own), by
+    (session, seq): an agent is not shown them (`read.asides.withhold_personal`'s `also`)."""
     raw = store.get_meta(ASIDE_REPLIES_KEY)
     out: dict[tuple[str, int], set[str]] = {}
     for session, seq, clause in json.loads(raw) if raw else []:
