@@ -343,7 +343,11 @@ def derive_facts(
         lived = list({t.id: t for (t, _), yes in zip(unplaced, likely) if yes}.values())
         report.clauses_placed, report.likely_asides = len(unplaced), len(lived)
         _store_asides(store, lived, LIKELY_ASIDES_KEY, incremental=bool(after))
-        _store_aside_replies(store, {t.session for t in turns} if after else None, embed)
+        first_new: dict[str, int] = {}  # per session read now, its first new turn: replies from there are read
+        for t in turns:
+            if t.id not in skip:
+                first_new[t.session] = min(first_new.get(t.session, t.seq), t.seq)
+        _store_aside_replies(store, first_new if after else None, embed)
         if store.get_meta(UNPLACED_KEY):
             store.set_meta(UNPLACED_KEY, "")
     elif not store.get_meta(UNPLACED_KEY):
@@ -396,17 +400,24 @@ def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: boo
     store.set_meta(key, json.dumps(sorted(rows)))
 
 
-def _store_aside_replies(store: Store, sessions: set[str] | None, embed: Embed) -> None:
-    """Write the clauses of the assistant's replies to an aside that likely speak of a life (`aside_replies_of`),
-    found again in `sessions` (None: in every session), kept as they were in the others."""
+def _store_aside_replies(store: Store, first_new: dict[str, int] | None, embed: Embed) -> None:
+    """Write the clauses of the assistant's replies to an aside that likely speak of a life (`aside_replies_of`):
+    with `first_new` (an incremental derive: per session, its first new turn) only the replies from there on are
+    read, the others kept as they were; None: every reply is read."""
     asides = set(asides_of(store)) | set(asides_of(store, LIKELY_ASIDES_KEY))
     raw = store.get_meta(ASIDE_REPLIES_KEY)
-    rows = [] if sessions is None or not raw else [r for r in json.loads(raw) if r[0] not in sessions]
+    old = json.loads(raw) if first_new is not None and raw else []
+    rows = [r for r in old if first_new is None or r[1] < first_new.get(r[0], 1 << 62)]
     found: list[tuple[str, int, str]] = []
     for session, seq in sorted(asides):
-        if sessions is not None and session not in sessions:
-            continue
+        start = seq + 1 if first_new is None else max(seq + 1, first_new.get(session, 1 << 62))
+        if start > seq + REPLY_REACH:
+            continue  # no new turn within its reach
         for t in store.turns(session, start=seq + 1, end=seq + 1 + REPLY_REACH):
+            if t.seq < start:
+                if t.kind == TYPED:
+                    break
+                continue  # read before, kept in `rows`
             if t.kind == TYPED:
                 break  # the person speaks again: what follows answers that
             if t.kind in _REPLY_KINDS:
