@@ -1,4 +1,5 @@
-"""Deriving facts and asides on a generated history, with and without placing the likely asides (read.life).
+"""Deriving facts, asides and releases on a generated history, with and without placing the likely asides
+(read.life).
 
     python bench/derive.py --sessions 2000
 
@@ -55,6 +56,7 @@ def main() -> None:
         print(f"derive            {plain:.2f} s without an embedder")
         print(f"derive + placing  {placed:.2f} s with MiniLM (+{placed - plain:.2f} s)")
         print(f"asides            {asides:,} by word, {likely:,} likely")
+        print(f"releases          {report.releases:,} turns that did, reported or asked for one")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Words, stems, sentences, versions and times: the text helpers every layer shares (read and ask alike).
+"""Words, stems, sentences, versions, project names and times: the text helpers every layer shares (read and ask alike).
 
 One copy of each: the stop words, the stemmer, the sentence splitter, what a version looks like and how a
 stored ISO time is read. Pure functions, no I/O.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
+from pathlib import PurePosixPath
 
 __all__ = [
     "SENTENCE",
@@ -18,6 +19,7 @@ __all__ = [
     "names_match",
     "overlap",
     "parse_ts",
+    "project_name",
     "sentences",
     "stem",
     "version_key",
@@ -86,6 +88,13 @@ def sentences(text: str) -> list[str]:
 def versions(text: str) -> list[str]:
     """The versions a text names, in order, each once, without a leading "v"."""
     return list(dict.fromkeys(v.lstrip("vV") for v in VERSION.findall(text)))
+
+
+def project_name(cwd: str | None) -> str:
+    """A project's name: the last part of the folder it was run in ("" without one)."""
+    if not cwd:
+        return ""
+    return PurePosixPath(cwd.replace("\\", "/")).name
 
 
 def version_key(version: str) -> tuple[int, ...]:

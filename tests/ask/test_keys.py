@@ -10,12 +10,13 @@ from tests.conftest import WORLDS, make_passage, need
 
 from vyre_memory import Memory
 from vyre_memory.ask.configs import CONFIGS
-from vyre_memory.ask.keys import RecordKeys, SessionKeys, stem, tokens
+from vyre_memory.ask.keys import COMMON_RELEASE_WORD, RecordKeys, ReleaseKeys, SessionKeys, stem, tokens
 from vyre_memory.ask.retrieve import within_chars
 from vyre_memory.contract import Scope
 from vyre_memory.eval.datasets import EvalQuestion
 from vyre_memory.eval.runner import QuestionResult
 from vyre_memory.ingest.labels import is_within
+from vyre_memory.read.releases import Release
 
 NOW = datetime(2026, 10, 9, 16, 0, tzinfo=UTC)
 HORIZON = "2026-10-09T16:00:00.000Z"
@@ -124,3 +125,38 @@ def test_a_session_key_hit_retrieves_the_requests_it_was_made_from(world: Memory
     words = tokens(first.text[:300])
     assert (session.id, first.seq) in keys.request_turns([session.id], words, 2)
     assert keys.request_turns([session.id], ["zzzz-no-such-word"], 2) == []
+
+
+def _releases(n_common: int) -> list[Release]:
+    common = [
+        Release(f"s{i % 7}", (i,), f"2026-01-{1 + i % 28:02d}T{i % 24:02d}:00:00.000Z", "deploy to staging")
+        for i in range(n_common)
+    ]
+    refund = Release("s-refund", (5, 6), "2026-01-03T09:00:00.000Z", "1.4.0 shop-api make release fix the refund")
+    newest = Release("s-late", (9,), "2026-02-10T09:00:00.000Z", "deploy shop-api")
+    return [*common, refund, newest]
+
+
+@pytest.mark.parametrize("n_common", [5, COMMON_RELEASE_WORD + 10])
+def test_release_keys_rank_by_words_then_newest_however_common_a_word(n_common: int) -> None:
+    keys = ReleaseKeys().refresh("v1", lambda: _releases(n_common))
+
+    def search(
+        words: list[str],
+        allowed: frozenset[str] | None = None,
+        horizon: str = "2026-03-01T00:00:00.000Z",
+        window: tuple[str, str] | None = None,
+        newest_first: bool = False,
+    ) -> list[tuple[str, int]]:
+        since, until = window or (None, None)
+        return keys.search(words, allowed, horizon, since=since, until=until, newest_first=newest_first, limit=3)
+
+    assert search(["deploy", "refund"])[:2] == [("s-refund", 5), ("s-refund", 6)]  # a rare word outweighs
+    assert search(["deploy"], newest_first=True)[0] == ("s-late", 9)
+    assert search(["deploy"], allowed=frozenset({"s-refund"})) == [("s-refund", 5), ("s-refund", 6)]
+    # a window holding a release keeps to it; one holding none leaves the whole history
+    assert search(["deploy"], window=("2026-02-01T00:00:00.000Z", "2026-03-01T00:00:00.000Z")) == [("s-late", 9)]
+    assert len(search(["deploy"], window=("2025-06-01T00:00:00.000Z", "2025-07-01T00:00:00.000Z"))) == 3
+    # said after the question's time: not read
+    assert ("s-late", 9) not in search(["deploy"], horizon="2026-02-01T00:00:00.000Z", newest_first=True)
+    assert keys.refresh("v1", lambda: []) is keys and keys.releases  # the same version is not read again

@@ -91,6 +91,18 @@ def test_a_life_said_without_its_words_is_read_as_a_likely_aside_on_both_engines
     assert any(p.text == likely and "asides" in p.via for p in found)  # PostgreSQL scores them in the database
 
 
+def test_a_release_question_reads_the_releases_on_both_engines(memory: Memory, tmp_path: Path) -> None:
+    work = TranscriptWriter(tmp_path / "projects" / "-home-sam-code-shop-api" / "r.jsonl", SHOP_API)
+    work.user("the refund webhook credits twice, fix it")
+    work.assistant("Added an idempotency key on the event id.")
+    work.user("ship it as 1.4.0")
+    call = work.tool_use("Bash", {"command": "git tag -a v1.4.0 -m 'shop-api 1.4.0' && make release"})
+    work.tool_result(call, "tagged v1.4.0")
+    memory.ingest([tmp_path / "projects"])
+    found = memory.retrieve("which version shipped the refund fix?", k=8, config="hybrid")
+    assert any("make release" in p.text and "releases" in p.via for p in found)
+
+
 def test_a_second_ingest_adds_nothing(memory: Memory) -> None:
     before = memory.store.corpus_version()
     report = memory.ingest([DEMO])

@@ -8,6 +8,8 @@ says only that thing scores high, and a hit on the key retrieves the turns it po
     record keys    one per personal fact mention (who, the relation in words, the value, the sentence it was
                    read from) and one per decision the graph holds (the decision, its project, its sentence),
                    each with its time and its source turn
+    release keys   one per turn that did, reported or asked for a release or deploy (read.releases: the
+                   versions it names, its project, its opening), with its time and the turns it points to
 
 Guarantees:
 - keys are derived from the store (turns, facts, the graph) and grown or rebuilt when those change; nothing
@@ -20,23 +22,27 @@ Guarantees:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..contract import AGENT_FORMATS
 from ..read.relations import KIN
+from ..read.releases import Release
 from ..store.sqlite import Store
-from .passages import project_name
+from ..text import project_name
 
 OPENING_CHARS = 300  # of each typed request or agent prompt, in its session's key
 MAX_PATHS = 40  # files a session key names at most
 REQUESTS_KEPT = 4  # of each session's first requests, kept with their words to be retrieved by its key
 K1, B = 1.2, 0.75
+COMMON_RELEASE_WORD = 1000  # releases a word may be in and still be scored, however many there are
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_'-]*")
 _SUFFIXES = ("ing", "ed", "es", "s")
@@ -67,6 +73,14 @@ class _Bm25:
         self.docs: list[Counter[str]] = []
         self.lengths: list[int] = []
         self.postings: dict[str, set[int]] = {}
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> _Bm25:
+        """An index of `texts`' words, each text the document numbered by its place."""
+        index = cls()
+        for doc, text in enumerate(texts):
+            index.set(doc, tokens(text))
+        return index
 
     def set(self, doc: int, words: Iterable[str]) -> None:
         counts = Counter(words)
@@ -226,10 +240,7 @@ class RecordKeys:
             for d in store.decision_sources():
                 text = f"decided decision {d.name} {d.project} {d.quote}"
                 keys.append(RecordKey("decision", text, d.name, d.session, d.seq, d.ts, d.status == "current"))
-            index = _Bm25()
-            for i, key in enumerate(keys):
-                index.set(i, tokens(key.text))
-            self.keys, self._index, self._stamp = keys, index, stamp
+            self.keys, self._index, self._stamp = keys, _Bm25.of(key.text for key in keys), stamp
         return self
 
     def search(
@@ -260,3 +271,63 @@ class RecordKeys:
                     scored[i] *= 1.5
         ranked = sorted(scored, key=lambda i: (-scored[i], keys[i].session, keys[i].seq))
         return [keys[i] for i in ranked[:limit]]
+
+
+class ReleaseKeys:
+    """Keys for the releases derive kept (`read.derive.releases_of`), rebuilt when they change; held oldest first."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: str | None = None
+        self.releases: list[Release] = []
+        self._times: list[str] = []
+        self._index = _Bm25()
+
+    def refresh(self, version: str | None, releases: Callable[[], list[Release]]) -> ReleaseKeys:
+        """Rebuilt from `releases()` when their `version` (`read.derive.releases_version`) changed."""
+        with self._lock:
+            if version == self._held:
+                return self
+            found = sorted(releases(), key=lambda r: (r.ts or "", r.session, r.seqs))
+            self._held, self.releases, self._times = version, found, [r.ts or "" for r in found]
+            self._index = _Bm25.of(r.text for r in found)
+        return self
+
+    def search(
+        self,
+        words: Sequence[str],
+        allowed: Collection[str] | None,
+        horizon: str,
+        *,
+        since: str | None,
+        until: str | None,
+        newest_first: bool,
+        limit: int,
+    ) -> list[tuple[str, int]]:
+        """The turns of the best releases before `horizon`, best first: within [`since`, `until`) when any release
+        is, best by the words and then newest, or with `newest_first` ("when did we last deploy") newest. A word
+        in more than COMMON_RELEASE_WORD releases ("deploy" in a long history) is not scored: it tells them apart
+        little, and scoring it would read them all."""
+        with self._lock:
+            releases, times, index = self.releases, self._times, self._index
+
+        def newest(lo: int, hi: int) -> Iterator[int]:
+            return (i for i in range(hi - 1, lo - 1, -1) if allowed is None or releases[i].session in allowed)
+
+        lo, hi = 0, bisect.bisect_right(times, horizon)
+        if since is not None and until is not None:
+            a, b = bisect.bisect_left(times, since, 0, hi), bisect.bisect_left(times, until, 0, hi)
+            if next(newest(a, b), None) is not None:
+                lo, hi = a, b
+        ranked: list[int] = []
+        if not newest_first:
+            rare = [w for w in (stem(w) for w in words) if len(index.postings.get(w, ())) <= COMMON_RELEASE_WORD]
+            scored = {
+                i: round(score, 9)
+                for i, score in index.scores(rare).items()
+                if lo <= i < hi and (allowed is None or releases[i].session in allowed)
+            }
+            ranked = sorted(scored, key=lambda i: (-scored[i], -i))[:limit]  # among equals, the newest first
+        chosen = set(ranked)
+        ranked += itertools.islice((i for i in newest(lo, hi) if i not in chosen), limit - len(ranked))
+        return [(releases[i].session, seq) for i in ranked for seq in releases[i].seqs]

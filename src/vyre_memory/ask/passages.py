@@ -17,11 +17,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from pathlib import PurePosixPath
 
 from ..contract import META, TOOL_CALL, TOOL_OUTPUT, TYPED
 from ..store.passages import IndexTurn, NewPassage
-from ..text import parse_ts
+from ..text import parse_ts, project_name
 
 PIECE_CHARS = 1200
 OVERLAP_CHARS = 200
@@ -29,12 +28,6 @@ CALL_PREFIX_CHARS = 400
 PROMPT_CONTEXT_CHARS = 200
 PREVIOUS_CONTEXT = True
 _SKIP_KINDS = frozenset({META})
-
-
-def project_name(cwd: str | None) -> str:
-    if not cwd:
-        return ""
-    return PurePosixPath(cwd.replace("\\", "/")).name
 
 
 def date_words(ts: str | None) -> str:

@@ -23,7 +23,15 @@ import numpy as np
 from ..contract import AGENT_FORMATS, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
-from ..read.derive import ASIDE_REPLIES_KEY, ASIDES_KEY, LIKELY_ASIDES_KEY, aside_replies_of, asides_of
+from ..read.derive import (
+    ASIDE_REPLIES_KEY,
+    ASIDES_KEY,
+    LIKELY_ASIDES_KEY,
+    aside_replies_of,
+    asides_of,
+    releases_of,
+    releases_version,
+)
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -31,11 +39,12 @@ from ..text import STOP, parse_ts
 from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
 from .feedback import feedback_terms
-from .keys import RecordKeys, SessionKeys, tokens
+from .keys import RecordKeys, ReleaseKeys, SessionKeys, tokens
 from .personal_questions import parse_personal_question
 from .understand import Understanding, is_stop_word, understand
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
+_LAST = re.compile(r"\blast\b")  # "when did we last deploy": the newest release first
 
 
 @dataclass
@@ -225,6 +234,7 @@ class Retriever:
         # (as stored, the clauses of the assistant's replies to asides that speak of a life, by turn)
         self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
+        self.release_keys = ReleaseKeys()
 
     def retrieve(
         self,
@@ -312,6 +322,20 @@ class Retriever:
                     lists.append((cfg.asides_weight * share, found_asides, "asides"))
         key_words = [w for t in terms or [question] for w in tokens(t)]
         allowed: frozenset[str] | None = None
+        if cfg.releases_weight and u.about_release:
+            allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
+            releases = self.release_keys.refresh(releases_version(self.store), lambda: releases_of(self.store))
+            shipped = releases.search(
+                key_words,
+                allowed,
+                horizon,
+                since=since,
+                until=until,
+                newest_first=u.wants_current or bool(_LAST.search(question.lower())),
+                limit=cfg.releases_limit,
+            )
+            released = self.store.passage_ids_for_turns(shipped, scope)
+            lists.append((cfg.releases_weight, [(pid, 1.0) for pid in released], "releases"))
         if cfg.keys_weight:
             allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
             hits = self.record_keys.refresh(self.store, self.user_name).search(

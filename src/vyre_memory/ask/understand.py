@@ -61,6 +61,7 @@ class Understanding:
     wants_current: bool = False
     about_user: bool = False
     time_blocked: bool = False  # time words relative to an event ("the day before the release"): no window
+    about_release: bool = False  # it names a release or deploy, whatever it asks of it ("how long after v2 shipped")
 
 
 # ---------------------------------------------------------------- question class
@@ -256,6 +257,9 @@ def _norm(question: str) -> str:
     q = question.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"').lower()
     q = re.sub(r"[?!.\s]+$", "", q.strip())
     return " ".join(q.split())
+
+
+_RULE = dict(_RULES)
 
 
 def classify(question: str) -> str:
@@ -579,4 +583,5 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         wants_current=bool(_CURRENT.search(low)),
         about_user=bool(_ABOUT_USER.search(low)),
         time_blocked=parsed.blocked,
+        about_release=_RULE["deploy"].search(low) is not None,
     )

@@ -30,6 +30,9 @@ Guarantees:
   leaves its turns unplaced, so the next derive with one reads every turn again). MiniLM's int8 path scales
   each batch, so a long clause right at the margin may fall the other way in a full derive than in an
   incremental one;
+- the releases (`releases_of`): the typed, assistant and tool-call turns of a coding agent's sessions that ask
+  for, report or run a release or deploy (`read.releases`), with their time and key text, kept beside the facts
+  for retrieval's releases list; a store derived before they were kept is derived whole once;
 - with an embedder, the clauses of the assistant's replies to an aside that likely speak of a life
   (`aside_replies_of`), found again in every session this derive read turns of, for an agent never to see; a
   derive without the embedder keeps them as they were.
@@ -37,6 +40,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -45,13 +49,14 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..contract import AGENT_FORMATS, ASSISTANT, THINKING, TYPED, FactSource, Turn
+from ..contract import AGENT_FORMATS, ASSISTANT, THINKING, TOOL_CALL, TYPED, FactSource, Turn
 from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .asides import speaks_of_life
 from .attribution import ATTRIBUTION_CONFIDENCE, attributions
 from .life import Embed, likely_life, unworded_clauses
 from .relations import CHANGING, PEOPLE_RELATIONS, RELATIONS
+from .releases import Release, releases_in
 from .rules import FactCandidate, confirmed_facts, extract
 from .trust import judge_sentence, judge_turn, own_sentences
 
@@ -66,6 +71,8 @@ __all__ = [
     "needs_placing",
     "read_mentions",
     "reader_text",
+    "releases_of",
+    "releases_version",
 ]
 
 CONFIDENCE_CAP = 0.99
@@ -78,6 +85,9 @@ LIKELY_ASIDES_KEY = "likely-asides.v1"  # ... and the turns where they likely do
 ASIDE_REPLIES_KEY = "aside-replies.v1"  # ... and the clauses of the assistant's replies to either that speak of it
 _REPLY_KINDS = frozenset({ASSISTANT, THINKING})
 REPLY_REACH = 200  # turns after an aside looked at for its replies (tool calls and their output come between)
+RELEASES_KEY = "releases.v1"  # the store meta key holding the turns that did, reported or asked for a release
+RELEASES_VERSION_KEY = "releases-version.v1"  # ... and a hash of them: read for each question, the list when it changed
+FIRST_REACH = 50  # turns of a session looked at for the person's first request (a release's key names it)
 UNPLACED_KEY = "life-unplaced.v1"  # "1": a derive without the embedder ran since the last with it
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
@@ -122,6 +132,7 @@ class DeriveReport:
     facts_version: int = 0
     clauses_placed: int = 0  # the person's clauses with no life word compared with a life's (read.life) ...
     likely_asides: int = 0  # ... and the turns of them found likely of a life
+    releases: int = 0  # turns read now that did, reported or asked for a release or deploy (read.releases)
     seconds: float = 0.0
     refused: dict[str, int] = field(default_factory=dict)
 
@@ -316,7 +327,11 @@ def derive_facts(
     report = DeriveReport()
     # a store derived before the asides (or, with an embedder, the likely asides and replies) were kept is derived
     # whole once
-    kept_before = store.get_meta(ASIDES_KEY) is not None and (embed is None or not needs_placing(store))
+    kept_before = (
+        store.get_meta(ASIDES_KEY) is not None
+        and store.get_meta(RELEASES_KEY) is not None
+        and (embed is None or not needs_placing(store))
+    )
     after = store.derived_turn() if incremental and kept_before else 0
     if after:
         turns, skip = _new_turns(store, after)
@@ -337,6 +352,7 @@ def derive_facts(
     unplaced = [(t, clause) for t, clause in unworded or [] if t.id not in skip]
     agents = _agent_sessions(store, {t.session for t in fresh} | {t.session for t, _ in unplaced})
     _store_asides(store, [t for t in fresh if t.session in agents], ASIDES_KEY, incremental=bool(after))
+    report.releases = _store_releases(store, [t for t in turns if t.id not in skip], after)
     if embed is not None:
         unplaced = [(t, clause) for t, clause in unplaced if t.session in agents]
         likely = likely_life([clause for _, clause in unplaced], embed)
@@ -398,6 +414,49 @@ def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: boo
     if incremental:
         rows |= set(asides_of(store, key))
     store.set_meta(key, json.dumps(sorted(rows)))
+
+
+def _store_releases(store: Store, read: list[Turn], after: int) -> int:
+    """Write the releases (`releases_of`) of coding agents' sessions found in `read` (typed and assistant turns)
+    and in the tool calls after turn `after`, merged with the stored ones when `after` (an incremental derive);
+    the number found now."""
+    calls = list(store.iter_turns(kinds=[TOOL_CALL], after_id=after))
+    agents = _agent_sessions(store, {t.session for t in read} | {t.session for t in calls})
+    firsts: dict[str, str] = {}  # a full derive reads every typed turn: each session's first is among them
+    for t in read:
+        if t.kind == TYPED and not after:
+            firsts.setdefault(t.session, t.text)
+
+    @functools.cache
+    def about(session: str) -> str:
+        return firsts.get(session) or _first_request(store, session)
+
+    found = releases_in((t for t in [*read, *calls] if t.session in agents), about)
+    raw = store.get_meta(RELEASES_KEY) if after else None
+    rows = {(r[0], r[1][0]): r for r in json.loads(raw)} if raw else {}
+    # a tool call after the last typed or assistant turn is read again by the next derive: kept once
+    rows.update({(r.session, r.seqs[0]): [r.session, list(r.seqs), r.ts, r.text] for r in found})
+    text = json.dumps([rows[k] for k in sorted(rows)], ensure_ascii=False)
+    store.set_meta(RELEASES_KEY, text)
+    store.set_meta(RELEASES_VERSION_KEY, hashlib.sha256(text.encode()).hexdigest()[:16])
+    return len(found)
+
+
+def _first_request(store: Store, session: str) -> str:
+    """What the person typed first in `session` (within its first FIRST_REACH turns), or ""."""
+    return next((t.text for t in store.turns(session, start=0, end=FIRST_REACH) if t.kind == TYPED), "")
+
+
+def releases_version(store: Store) -> str | None:
+    """A short hash of the releases kept (`releases_of`), which changes when they do; None before the first derive."""
+    return store.get_meta(RELEASES_VERSION_KEY)
+
+
+def releases_of(store: Store) -> list[Release]:
+    """The turns of coding agents' sessions that did, reported or asked for a release or deploy (`read.releases`),
+    by session and turn; empty before the first derive."""
+    rows = json.loads(store.get_meta(RELEASES_KEY) or "[]")
+    return [Release(str(s), tuple(int(x) for x in seqs), ts, str(text)) for s, seqs, ts, text in rows]
 
 
 def _store_aside_replies(store: Store, first_new: dict[str, int] | None, embed: Embed) -> None:

@@ -22,13 +22,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from pathlib import PurePosixPath
 
 from ..contract import ASSISTANT, INTERACTIVE, MEMORY, TYPED, Edge, EdgeSource, Entity, Fact, Turn
 from ..errors import NotFoundError, VyreError
 from ..store.graph import GraphEdit
 from ..store.sqlite import Store
-from ..text import content_words, stem
+from ..text import content_words, project_name, stem
 from .derive import attributions_of
 from .relations import KIN, PEOPLE_RELATIONS, display, is_name_token, is_stop, words
 from .trust import own_sentences
@@ -164,10 +163,6 @@ class _Graph:
 
 # ---------------------------------------------------------------------------------------------
 # Deriving.
-
-
-def _project_name(cwd: str) -> str:
-    return PurePosixPath(cwd.replace("\\", "/")).name or cwd
 
 
 def _people_from_facts(g: _Graph, facts: Sequence[Fact], user_name: str) -> None:
@@ -392,7 +387,7 @@ def build_graph(store: Store, user_name: str) -> _Graph:
     for s in store.sessions():
         if not s.cwd or s.kind == MEMORY:
             continue
-        node = g.node("project", s.cwd, _project_name(s.cwd))
+        node = g.node("project", s.cwd, project_name(s.cwd) or s.cwd)
         node.aliases.update({s.cwd, node.name.replace("-", " ").replace("_", " ")})
         node.mentions += 1
         node.stamps.extend(x for x in (s.first_ts, s.last_ts) if x)

@@ -1,0 +1,115 @@
+"""A question about a release or deploy searches the turns that did, reported or asked for one (`read.releases`),
+kept by derive, as one more hybrid list: in the question's time window, newest first for "last", in scope."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from tests.reliability.conftest import TranscriptWriter
+
+from vyre_memory import Memory
+from vyre_memory.read.derive import RELEASES_KEY, releases_of
+
+NOW = datetime(2026, 10, 21, 12, 0, tzinfo=UTC)
+SHOP = "/home/sam/code/shop-api"
+ADMIN = "/home/sam/code/web-admin"
+
+
+def _session(root: Path, cwd: str, name: str, day: int) -> TranscriptWriter:
+    folder = root / cwd.replace("/", "-")
+    return TranscriptWriter(folder / f"{name}.jsonl", cwd, start=datetime(2026, 10, day, 9, 0, tzinfo=UTC))
+
+
+def _release(w: TranscriptWriter, version: str) -> None:
+    w.user(f"ship it as {version}")
+    call = w.tool_use("Bash", {"command": f"git tag -a v{version} -m 'shop-api {version}' && make release"})
+    w.tool_result(call, f"tagged v{version}\nrelease done")
+    w.assistant(f"Released {version} to production; health checks are green.")
+
+
+def _history(root: Path) -> None:
+    refund = _session(root, SHOP, "refund", 1)
+    refund.user("the refund endpoint credits twice when the webhook is retried, fix it in src/refunds.py")
+    refund.assistant("The webhook handler has no idempotency key; adding one keyed on the event id.")
+    _release(refund, "1.4.0")
+    for i in range(12):  # sessions that speak of releases and deploys without doing one
+        talk = _session(root, SHOP, f"talk{i}", 2 + i)
+        talk.user(f"draft the release notes section {i} and check the deploy config for the version bump")
+        talk.assistant(f"Drafted section {i} of the release notes; the deploy config names the version twice.")
+    later = _session(root, SHOP, "search", 20)
+    later.user("the product search ignores accents, fix it in src/search.py")
+    later.assistant("Search now folds accents before matching.")
+    _release(later, "1.5.0")
+    admin = _session(root, ADMIN, "admin", 5)
+    admin.user("the admin table sorts dates as text, fix it")
+    admin.assistant("Dates now sort as dates.")
+    admin.user("deploy it")
+    call = admin.tool_use("Bash", {"command": "npm run deploy"})
+    admin.tool_result(call, "deployed web-admin 0.9.0")
+
+
+@pytest.fixture()
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    _history(tmp_path / "projects")
+    with Memory(tmp_path / "home", user_name="Sam") as mem:
+        mem.ingest([tmp_path / "projects"])
+        yield mem
+
+
+def _released(memory: Memory, question: str, config: str = "hybrid", **scope: object) -> list[str]:
+    found = memory.retrieve(question, k=8, now=NOW, config=config, **scope)  # type: ignore[arg-type]
+    return [p.text for p in found if "releases" in p.via]
+
+
+def test_derive_keeps_the_turns_that_asked_for_did_and_reported_a_release(memory: Memory) -> None:
+    kept = releases_of(memory.store)
+    texts = [r.text for r in kept]
+    assert len(kept) == 8  # three per release in shop-api, the request and the command in web-admin
+    assert sum("1.4.0" in t for t in texts) == 3 and sum("1.5.0" in t for t in texts) == 3
+    assert not any("release notes" in t for t in texts)  # speaking of a release is not one
+
+
+def test_the_version_that_shipped_a_fix_is_found_through_the_releases_list(memory: Memory) -> None:
+    found = _released(memory, "which version shipped the refund fix?")
+    assert found and "1.4.0" in found[0]
+    assert _released(memory, "which version shipped the refund fix?", config="hybrid-releases") == []
+
+
+def test_the_last_deploy_comes_first(memory: Memory) -> None:
+    found = "\n".join(_released(memory, "when did we last deploy?"))
+    assert "1.5.0" in found and ("1.4.0" not in found or found.index("1.5.0") < found.index("1.4.0"))
+
+
+def test_a_time_window_keeps_the_releases_inside_it(memory: Memory) -> None:
+    found = _released(memory, "what did we ship yesterday?")
+    assert found and all("1.4.0" not in t and "0.9.0" not in t for t in found)
+
+
+def test_an_agent_gets_only_its_projects_releases(memory: Memory) -> None:
+    admin = _released(memory, "what did we deploy?", agent_projects=[ADMIN])
+    assert any("npm run deploy" in t for t in admin) and not any("1.4.0" in t or "1.5.0" in t for t in admin)
+    shop = _released(memory, "what did we deploy?", agent_projects=[SHOP])
+    assert shop and not any("0.9.0" in t or "npm run deploy" in t for t in shop)
+
+
+def test_a_question_about_anything_else_never_reads_the_list(memory: Memory) -> None:
+    assert _released(memory, "which file had the refund bug?") == []
+
+
+def test_an_incremental_derive_keeps_what_a_full_one_finds(memory: Memory, tmp_path: Path) -> None:
+    more = _session(tmp_path / "projects", SHOP, "more", 21)
+    _release(more, "1.5.1")
+    memory.ingest([tmp_path / "projects"])
+    incremental = releases_of(memory.store)
+    memory.derive()
+    assert incremental == releases_of(memory.store) and len(incremental) == 11
+
+
+def test_a_store_derived_before_releases_were_kept_is_derived_whole_once(memory: Memory) -> None:
+    kept = releases_of(memory.store)
+    memory.store.conn.execute("DELETE FROM meta WHERE key = ?", (RELEASES_KEY,))
+    memory.derive(incremental=True)
+    assert releases_of(memory.store) == kept

@@ -1,0 +1,85 @@
+"""Which turns did, reported or asked for a release or deploy (`read.releases`), and their keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from vyre_memory.contract import ASSISTANT, TOOL_CALL, TOOL_OUTPUT, TYPED, Turn
+from vyre_memory.read.releases import release_in, releases_in
+
+CWD = "/home/sam/code/shop-api"
+
+
+def _turn(kind: str, text: str, seq: int = 4) -> Turn:
+    return Turn(1, "s1", seq, ("u1",), "user", kind, "", text, "2026-10-02T09:00:00.000Z", "interactive", CWD)
+
+
+def _bash(command: str) -> Turn:
+    return _turn(TOOL_CALL, f"Bash\ncommand: {command}\ndescription: run it")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "make release",
+        "npm run deploy",
+        "./scripts/deploy.sh production",
+        "fly deploy --app shop-api",
+        "git tag -a v1.4.0 -m 'shop-api 1.4.0' && git push origin v1.4.0",
+        "git push origin main --tags",
+        "helm upgrade shop-api ./chart -n prod",
+        "kubectl rollout undo deployment/shop-api",
+        "kubectl set image deployment/shop-api api=registry/shop-api:1.4.0",
+        "docker push registry.example.com/shop-api:1.4.0",
+        "terraform apply -auto-approve",
+        "twine upload dist/*",
+        "gh release create v1.4.0 --notes-file CHANGES.md",
+        'git commit -qam "release 1.4.0"',
+    ],
+)
+def test_a_command_that_releases_or_deploys_is_a_release(command: str) -> None:
+    found = release_in(_bash(command))
+    assert found is not None and found.seqs == (4, 5)  # the call and its output
+    assert "shop-api" in found.text and command.split()[0] in found.text
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cargo build --release",
+        "./gradlew assembleRelease",
+        "git tag -l",
+        "git push origin main",
+        "ls docs/release-notes/",
+        "pytest tests/test_deploy_config.py",
+        "spark-submit jobs/nightly.py",
+        "cat releases.yaml",
+    ],
+)
+def test_a_command_that_only_names_a_release_is_not_one(command: str) -> None:
+    assert release_in(_bash(command)) is None
+
+
+def test_a_tool_call_without_a_command_is_not_a_release() -> None:
+    edit = _turn(TOOL_CALL, "Edit\nfile_path: /srv/app/deploy.py\nold_string: a\nnew_string: b")
+    assert release_in(edit) is None
+    assert release_in(_turn(TOOL_OUTPUT, "deployed to production")) is None
+
+
+def test_reports_and_requests_are_releases_and_their_key_names_the_version() -> None:
+    report = release_in(_turn(ASSISTANT, "Deployed v2.3.1 to production; health checks are green."))
+    request = release_in(_turn(TYPED, "looks good, ship it as 2.3.1 today"))
+    assert report is not None and report.seqs == (4,) and report.text.startswith("2.3.1 shop-api Deployed")
+    assert request is not None and request.text.startswith("2.3.1 shop-api looks good")
+    assert release_in(_turn(ASSISTANT, "The lock on the orders table is held by a report query.")) is None
+    assert release_in(_turn(TYPED, "why is the orders list slow?")) is None
+    assert release_in(_turn(TYPED, "draft the release notes and check the deploy config")) is None
+    for asked in ("deploy this and tag it", "yep v2.3.1, run make release", "tests pass. please release 2.3.1"):
+        assert release_in(_turn(TYPED, asked)) is not None
+
+
+def test_releases_in_keeps_the_turns_order() -> None:
+    turns = [_turn(TYPED, "deploy it", 1), _turn(TYPED, "thanks", 2), _bash("make release")]
+    found = releases_in(turns, {"s1": "fix the refund webhook"}.__getitem__)
+    assert [r.seqs for r in found] == [(1,), (4, 5)]
+    assert all(r.text.endswith("fix the refund webhook") for r in found)  # what the session was for
