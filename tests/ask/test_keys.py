@@ -149,11 +149,15 @@ def test_release_keys_rank_by_words_then_newest_however_common_a_word(n_common: 
         newest_first: bool = False,
     ) -> list[tuple[str, int]]:
         since, until = window or (None, None)
-        return keys.search(words, allowed, horizon, since=since, until=until, newest_first=newest_first, limit=3)
+        return keys.search(
+            words, allowed, horizon, since=since, until=until, newest_first=newest_first, limit=3, fill=False
+        )
 
     assert search(["deploy", "refund"])[:2] == [("s-refund", 5), ("s-refund", 6)]  # a rare word outweighs
+    assert search(["1.4.0"])[:1] == [("s-refund", 5)]  # a version is one word
     assert search(["deploy"], newest_first=True)[0] == ("s-late", 9)
-    assert search(["deploy"], allowed=frozenset({"s-refund"})) == [("s-refund", 5), ("s-refund", 6)]
+    assert search(["refund"], allowed=frozenset({"s-refund"})) == [("s-refund", 5), ("s-refund", 6)]
+    assert search(["refund"], allowed=frozenset({"s-late"})) == []  # nothing scores, and nothing fills
     # a window holding a release keeps to it; one holding none leaves the whole history
     assert search(["deploy"], window=("2026-02-01T00:00:00.000Z", "2026-03-01T00:00:00.000Z")) == [("s-late", 9)]
     assert len(search(["deploy"], window=("2025-06-01T00:00:00.000Z", "2025-07-01T00:00:00.000Z"))) == 3

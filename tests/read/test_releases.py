@@ -34,7 +34,20 @@ def _bash(command: str) -> Turn:
         "terraform apply -auto-approve",
         "twine upload dist/*",
         "gh release create v1.4.0 --notes-file CHANGES.md",
-        'git commit -qam "release 1.4.0"',
+        'git commit -qam "release 1.4.0" && git tag -a v1.4.0 -m "1.4.0"',
+        "make deploy-staging",
+        "./deploy-prod.sh",
+        "yarn deploy-prod",
+        "./scripts/release_v2.sh",
+        "gh workflow run release.yml",
+        "npx semantic-release",
+        "git push heroku main",
+        "vercel --prod",
+        "kubectl apply -f k8s/",
+        "eas update --branch production",
+        "railway up",
+        "cd /srv/app &&\n ./scripts/deploy.sh prod",
+        "sudo FOO=1 make release",
     ],
 )
 def test_a_command_that_releases_or_deploys_is_a_release(command: str) -> None:
@@ -54,10 +67,40 @@ def test_a_command_that_releases_or_deploys_is_a_release(command: str) -> None:
         "pytest tests/test_deploy_config.py",
         "spark-submit jobs/nightly.py",
         "cat releases.yaml",
+        "kubectl get deploy",
+        "kubectl rollout status deployment/shop-api",
+        "grep -rn deploy src/",
+        "git log --grep release",
+        'git commit -m "Fix deploy script path"',
+        "cat scripts/deploy.sh",
+        "vim deploy.py",
+        "gh release list",
+        "git tag | sort -V",
+        "git tag --sort=-v:refname",
+        "git tag -ln",
+        "git push origin fix-1.2-crash",
+        "npm publish --dry-run",
+        "terraform plan",
+        "terraform apply -destroy",
+        "pytest -k release",
+        "echo ship",
+        "git checkout release",
+        "python -m pytest tests/test_release.py",
+        "rm -rf release/",
     ],
 )
 def test_a_command_that_only_names_a_release_is_not_one(command: str) -> None:
     assert release_in(_bash(command)) is None
+
+
+def test_a_command_is_read_as_the_agent_wrote_it() -> None:
+    described = _turn(TOOL_CALL, "Bash\ndescription: Ship it\ncommand: make release\ntimeout: 600")
+    listed = _turn(TOOL_CALL, 'shell\ncommand: ["bash", "-lc", "helm upgrade api ./chart"]')
+    argv = _turn(TOOL_CALL, 'shell\ncommand: ["git", "tag", "-a", "v1.4.0", "-m", "1.4.0"]')
+    assert all(release_in(t) is not None for t in (described, listed, argv))
+    # a file's content that holds a command line is not a command
+    written = _turn(TOOL_CALL, "Write\nfile_path: /srv/app/Makefile\ncontent: all:\n\techo\ncommand: make release")
+    assert release_in(written) is None
 
 
 def test_a_tool_call_without_a_command_is_not_a_release() -> None:
@@ -73,7 +116,23 @@ def test_reports_and_requests_are_releases_and_their_key_names_the_version() -> 
     assert request is not None and request.text.startswith("2.3.1 shop-api looks good")
     assert release_in(_turn(ASSISTANT, "The lock on the orders table is held by a report query.")) is None
     assert release_in(_turn(TYPED, "why is the orders list slow?")) is None
-    assert release_in(_turn(TYPED, "draft the release notes and check the deploy config")) is None
+    for said in (
+        "draft the release notes and check the deploy config",
+        "Release build crashes on startup",
+        "release the lock before returning",
+        "and publish the event to the queue",
+        "so deploy.yaml has the wrong image?",
+        "don't ship it yet",
+        "the build and deploy steps are slow",
+    ):
+        assert release_in(_turn(TYPED, said)) is None, said
+    for said in (
+        "the transaction is rolled back on any error",
+        "the mutex is released when the handler returns",
+        "each event is published to Kafka",
+        "I haven't deployed anything yet, the tests are red",
+    ):
+        assert release_in(_turn(ASSISTANT, said)) is None, said
     for asked in ("deploy this and tag it", "yep v2.3.1, run make release", "tests pass. please release 2.3.1"):
         assert release_in(_turn(TYPED, asked)) is not None
 

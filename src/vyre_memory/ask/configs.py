@@ -139,7 +139,7 @@ READ_PASSAGES = 200
 # Over every passage it lowers open2 (0.779 -> 0.760, while open and a third world rise 0.01), so a coding
 # agent's sessions are never in it.
 # The turns that did, reported or asked for a release (read.releases), for a question that names one: recall@8 open
-# 0.808 -> 0.825, open2 0.779 -> 0.782 (at 4,000 characters 0.843 -> 0.873), and on four worlds written for checking
+# 0.808 -> 0.825, open2 0.779 -> 0.787 (at 4,000 characters 0.843 -> 0.877), and on four worlds written for checking
 # 0.767 -> 0.791, 0.825 =, 0.800 -> 0.825, 0.780 =; LoCoMo unchanged (conversations hold no releases). At 0.5 or
 # 1.5 of the other lists' weight open fell to 0.812; for every question, open2 fell to 0.757.
 def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:

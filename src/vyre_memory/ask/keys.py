@@ -36,7 +36,7 @@ from ..contract import AGENT_FORMATS
 from ..read.relations import KIN
 from ..read.releases import Release
 from ..store.sqlite import Store
-from ..text import project_name
+from ..text import project_name, versions
 
 OPENING_CHARS = 300  # of each typed request or agent prompt, in its session's key
 MAX_PATHS = 40  # files a session key names at most
@@ -75,11 +75,11 @@ class _Bm25:
         self.postings: dict[str, set[int]] = {}
 
     @classmethod
-    def of(cls, texts: Iterable[str]) -> _Bm25:
-        """An index of `texts`' words, each text the document numbered by its place."""
+    def of(cls, texts: Iterable[str], words: Callable[[str], list[str]] = lambda text: tokens(text)) -> _Bm25:
+        """An index of `texts`' words (`words`, `tokens` by default), each text the document numbered by its place."""
         index = cls()
         for doc, text in enumerate(texts):
-            index.set(doc, tokens(text))
+            index.set(doc, words(text))
         return index
 
     def set(self, doc: int, words: Iterable[str]) -> None:
@@ -273,6 +273,11 @@ class RecordKeys:
         return [keys[i] for i in ranked[:limit]]
 
 
+def release_words(text: str) -> list[str]:
+    """A release key's or a question's words: `tokens`, and each version whole ("1.4.0", which `tokens` splits)."""
+    return [*tokens(text), *versions(text)]
+
+
 class ReleaseKeys:
     """Keys for the releases derive kept (`read.derive.releases_of`), rebuilt when they change; held oldest first."""
 
@@ -290,7 +295,7 @@ class ReleaseKeys:
                 return self
             found = sorted(releases(), key=lambda r: (r.ts or "", r.session, r.seqs))
             self._held, self.releases, self._times = version, found, [r.ts or "" for r in found]
-            self._index = _Bm25.of(r.text for r in found)
+            self._index = _Bm25.of((r.text for r in found), release_words)
         return self
 
     def search(
@@ -303,11 +308,14 @@ class ReleaseKeys:
         until: str | None,
         newest_first: bool,
         limit: int,
+        fill: bool = True,
     ) -> list[tuple[str, int]]:
         """The turns of the best releases before `horizon`, best first: within [`since`, `until`) when any release
         is, best by the words and then newest, or with `newest_first` ("when did we last deploy") newest. A word
         in more than COMMON_RELEASE_WORD releases ("deploy" in a long history) is not scored: it tells them apart
-        little, and scoring it would read them all."""
+        little, and scoring it would read them all. `words` are `release_words` of the question. Fewer than `limit`
+        releases that score are followed by the newest only with `fill`, a window or `newest_first`: the newest
+        releases answer "what did we deploy", not "how long after the v2 release did we roll it back"."""
         with self._lock:
             releases, times, index = self.releases, self._times, self._index
 
@@ -321,13 +329,14 @@ class ReleaseKeys:
                 lo, hi = a, b
         ranked: list[int] = []
         if not newest_first:
-            rare = [w for w in (stem(w) for w in words) if len(index.postings.get(w, ())) <= COMMON_RELEASE_WORD]
+            rare = [w for w in words if len(index.postings.get(w, ())) <= COMMON_RELEASE_WORD]
             scored = {
                 i: round(score, 9)
                 for i, score in index.scores(rare).items()
                 if lo <= i < hi and (allowed is None or releases[i].session in allowed)
             }
             ranked = sorted(scored, key=lambda i: (-scored[i], -i))[:limit]  # among equals, the newest first
-        chosen = set(ranked)
-        ranked += itertools.islice((i for i in newest(lo, hi) if i not in chosen), limit - len(ranked))
+        if fill or newest_first or (since is not None and until is not None):
+            chosen = set(ranked)
+            ranked += itertools.islice((i for i in newest(lo, hi) if i not in chosen), limit - len(ranked))
         return [(releases[i].session, seq) for i in ranked for seq in releases[i].seqs]

@@ -39,12 +39,16 @@ from ..text import STOP, parse_ts
 from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
 from .feedback import feedback_terms
-from .keys import RecordKeys, ReleaseKeys, SessionKeys, tokens
+from .keys import RecordKeys, ReleaseKeys, SessionKeys, release_words, tokens
 from .personal_questions import parse_personal_question
 from .understand import Understanding, is_stop_word, understand
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
-_LAST = re.compile(r"\blast\b")  # "when did we last deploy": the newest release first
+# "when did we last deploy", "the last release": the newest release first ("last week" is a window)
+_LAST = re.compile(
+    r"\blast\b(?! (?:week|month|year|night|weekend|quarter|sprint|spring|summer|autumn|fall|winter|few|couple|\d+|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|\w+ (?:days|weeks|months))\b)"
+)
 
 
 @dataclass
@@ -326,13 +330,14 @@ class Retriever:
             allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
             releases = self.release_keys.refresh(releases_version(self.store), lambda: releases_of(self.store))
             shipped = releases.search(
-                key_words,
+                release_words(" ".join(terms or [question])),
                 allowed,
                 horizon,
                 since=since,
                 until=until,
                 newest_first=u.wants_current or bool(_LAST.search(question.lower())),
                 limit=cfg.releases_limit,
+                fill=u.qclass == "deploy",  # it asks for a release, not of something a release did
             )
             released = self.store.passage_ids_for_turns(shipped, scope)
             lists.append((cfg.releases_weight, [(pid, 1.0) for pid in released], "releases"))

@@ -424,7 +424,7 @@ def _store_releases(store: Store, read: list[Turn], after: int) -> int:
     agents = _agent_sessions(store, {t.session for t in read} | {t.session for t in calls})
     firsts: dict[str, str] = {}  # a full derive reads every typed turn: each session's first is among them
     for t in read:
-        if t.kind == TYPED and not after:
+        if t.kind == TYPED and t.seq < FIRST_REACH and not after:
             firsts.setdefault(t.session, t.text)
 
     @functools.cache
