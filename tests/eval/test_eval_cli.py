@@ -171,3 +171,14 @@ def test_rerank_ablation_without_a_model_is_refused() -> None:
         expand_ablations(["hybrid"], "on", False)
     with pytest.raises(ConfigError):
         expand_ablations(["hybrid"], "sometimes", True)
+
+
+def test_a_database_that_already_holds_a_history_is_refused(
+    demo_world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a shared database named for every run: the first data set's history would be searched with the second's
+    monkeypatch.setenv("VYRE_DATABASE_URL", str(tmp_path / "shared.db"))
+    monkeypatch.setattr(eval_models, "select_backend", no_select)
+    assert _reports(_eval(str(demo_world), "--json", "--retrieval-only"))
+    again = _eval(str(demo_world), "--json", "--retrieval-only")
+    assert again.exit_code != 0 and "already holds a history" in again.output

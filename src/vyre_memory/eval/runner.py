@@ -175,6 +175,12 @@ def run(
         tempfile.TemporaryDirectory(prefix="vyre-eval-") as tmp,
         Memory(Path(tmp), user_name=dataset.user_name) as mem,
     ):
+        if mem.store.corpus_version():
+            raise ConfigError(
+                "vyre eval builds a fresh store for each data set, but the database it was given (VYRE_DATABASE_URL "
+                "or the config's database) already holds a history, which would be searched with the data set's: "
+                "point it at an empty database, one per data set, or unset it"
+            )
         runs = expand_ablations(ablations, rerank, backends.has("rerank"))
         backends.apply(mem)  # before ingesting, so no step ever falls back to the automatic choice
         mem.ingest(dataset.transcripts, format=dataset.format)
