@@ -4,9 +4,11 @@ and never give an agent a personal fact; a model reads passages up to a characte
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from tests.conftest import WORLDS, make_passage, need
+from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask.configs import CONFIGS
@@ -134,7 +136,8 @@ def _releases(n_common: int) -> list[Release]:
     ]
     refund = Release("s-refund", (5, 6), "2026-01-03T09:00:00.000Z", "1.4.0 shop-api make release fix the refund")
     newest = Release("s-late", (9,), "2026-02-10T09:00:00.000Z", "deploy shop-api")
-    return [*common, refund, newest]
+    settings = Release("s-settings", (7,), "2026-01-04T09:00:00.000Z", "2.0.1 shop-api make release access settings")
+    return [*common, refund, newest, settings]
 
 
 @pytest.mark.parametrize("n_common", [5, COMMON_RELEASE_WORD + 10])
@@ -155,6 +158,7 @@ def test_release_keys_rank_by_words_then_newest_however_common_a_word(n_common: 
 
     assert search(["deploy", "refund"])[:2] == [("s-refund", 5), ("s-refund", 6)]  # a rare word outweighs
     assert search(["1.4.0"])[:1] == [("s-refund", 5)]  # a version is one word
+    assert search(tokens("access settings"))[:1] == [("s-settings", 7)]  # a question's tokens, stemmed once
     assert search(["deploy"], newest_first=True)[0] == ("s-late", 9)
     assert search(["refund"], allowed=frozenset({"s-refund"})) == [("s-refund", 5), ("s-refund", 6)]
     assert search(["refund"], allowed=frozenset({"s-late"})) == []  # nothing scores, and nothing fills
@@ -164,3 +168,15 @@ def test_release_keys_rank_by_words_then_newest_however_common_a_word(n_common: 
     # said after the question's time: not read
     assert ("s-late", 9) not in search(["deploy"], horizon="2026-02-01T00:00:00.000Z", newest_first=True)
     assert keys.refresh("v1", lambda: []) is keys and keys.releases  # the same version is not read again
+
+
+def test_session_keys_match_a_questions_tokens_as_they_are(tmp_path: Path) -> None:
+    # "access" is "acces" in both the key and the question's tokens; stemmed again it was "acce", found nowhere
+    for name, said in (("a", "the access settings page is blank"), ("b", "the invoice totals are off")):
+        TranscriptWriter(tmp_path / "p" / "-home-sam-code-shop" / f"{name}.jsonl", "/home/sam/code/shop").user(said)
+    with Memory(tmp_path / "home", embedder="none") as mem:
+        mem.ingest([tmp_path / "p"])
+        keys = SessionKeys().refresh(mem.store)
+        [(best, _)] = keys.search(tokens("access settings"), None, 1)
+        assert keys.request_turns([best], tokens("access settings"), 1) == [(best, 0)]
+        assert mem.store.turns(best)[0].text == "the access settings page is blank"

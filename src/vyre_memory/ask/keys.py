@@ -184,18 +184,19 @@ class SessionKeys:
         return self
 
     def search(self, words: Sequence[str], allowed: Collection[str] | None, limit: int) -> list[tuple[str, float]]:
-        """The best sessions for the words, among `allowed` (None: any), best first."""
+        """The best sessions for the words (`tokens` of the question: stems, not stemmed again), among `allowed`
+        (None: any), best first."""
         with self._lock:
             names = list(self._doc)
             keep = None if allowed is None else {self._doc[s] for s in allowed if s in self._doc}
-            scored = self._index.scores([stem(w) for w in words], keep)
+            scored = self._index.scores(list(words), keep)
         ranked = sorted(scored, key=lambda d: (-scored[d], names[d]))[:limit]
         return [(names[d], scored[d]) for d in ranked]
 
     def request_turns(self, sessions: Sequence[str], words: Sequence[str], per_session: int) -> list[tuple[str, int]]:
         """The turns the best sessions' keys were made from that share words with the question, most shared
         first within each session, sessions in the given order: a hit on a session key retrieves them."""
-        wanted = {stem(w) for w in words}
+        wanted = set(words)
         out: list[tuple[str, int]] = []
         with self._lock:
             for owner in sessions:
@@ -264,7 +265,7 @@ class RecordKeys:
             and (allowed is None or k.session in allowed)
             and not (k.ts and k.ts > horizon)
         }
-        scored = index.scores([stem(w) for w in words], keep)
+        scored = index.scores(list(words), keep)
         if newest_first:
             for i in scored:
                 if keys[i].current:
