@@ -113,3 +113,14 @@ def test_a_store_derived_before_releases_were_kept_is_derived_whole_once(memory:
     memory.store.conn.execute("DELETE FROM meta WHERE key = ?", (RELEASES_KEY,))
     memory.derive(incremental=True)
     assert releases_of(memory.store) == kept
+
+
+def test_a_release_command_with_nothing_said_after_it_is_kept(memory: Memory, tmp_path: Path) -> None:
+    alone = _session(tmp_path / "projects", SHOP, "alone", 21)
+    alone.user("the cart total rounds down, fix it")
+    alone.assistant("Rounding now happens once, at the end.")
+    memory.ingest([tmp_path / "projects"])
+    call = alone.tool_use("Bash", {"command": "make release VERSION=1.5.2"})
+    alone.tool_result(call, "released 1.5.2")
+    memory.ingest([tmp_path / "projects"])
+    assert any("make release VERSION=1.5.2" in r.text for r in releases_of(memory.store))

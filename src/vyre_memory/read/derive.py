@@ -335,7 +335,8 @@ def derive_facts(
     after = store.derived_turn() if incremental and kept_before else 0
     if after:
         turns, skip = _new_turns(store, after)
-        if not turns:
+        if not turns:  # no typed or assistant turn since: a release command run alone is still kept
+            report.releases = _store_releases(store, [], after)
             report.facts_version = store.facts_version()
             return report
         base = _stored(store)
