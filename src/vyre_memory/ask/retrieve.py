@@ -342,7 +342,8 @@ class Retriever:
             released = self.store.passage_ids_for_turns(shipped, scope)
             lists.append((cfg.releases_weight, [(pid, 1.0) for pid in released], "releases"))
         if cfg.keys_weight:
-            allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
+            if allowed is None:  # the releases list may have read them already
+                allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
             hits = self.record_keys.refresh(self.store, self.user_name).search(
                 key_words,
                 allowed,
