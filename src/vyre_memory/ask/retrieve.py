@@ -571,7 +571,7 @@ class Retriever:
     ) -> list[tuple[int, float]]:
         """Nearest passages in scope and in [since, until). A project or agent scope scores only the
         passages inside it; the person's own scope searches the whole index and drops what memory never
-        answers from (its own threads, turns outside the time). A short window scores exactly the
+        answers from (its own threads, turns outside the time). A short window scores only the
         passages inside it; otherwise `pool` keeps the first search's nearest passages for the next list
         of the same question, so the lists with and without a time window cost one scan of the index."""
         if cache is None:  # PostgreSQL: nearest passages under the scope and window, inside the database
@@ -579,7 +579,10 @@ class Retriever:
             return self.store.nearest(self.embedder.name, query, scope, k, since=since, until=until)
         places = self.directory.refresh(self.store)
         if since is not None and _days_between(since, until) <= 31:
-            return cache.search(query, places.ids_in(self.store, scope, since=since, until=until), k)
+            # the passages of a short window, at the usual share of a large index's cells (every cell of it
+            # costs a pass over all its ids: at 1M ~16 ms, against ~4 ms)
+            window = places.ids_in(self.store, scope, since=since, until=until)
+            return cache.search(query, window, k, exact=False)
         hits = pool.get("nearest") if pool is not None else None
         if hits is None:
             allowed = places.ids_in(self.store, scope) if scope.folders() is not None else None
