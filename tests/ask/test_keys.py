@@ -12,13 +12,13 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask.configs import CONFIGS
-from vyre_memory.ask.keys import COMMON_RELEASE_WORD, RecordKeys, ReleaseKeys, SessionKeys, stem, tokens
+from vyre_memory.ask.keys import COMMON_MOMENT_WORD, MomentKeys, RecordKeys, SessionKeys, stem, tokens
 from vyre_memory.ask.retrieve import within_chars
 from vyre_memory.contract import Scope
 from vyre_memory.eval.datasets import EvalQuestion
 from vyre_memory.eval.runner import QuestionResult
 from vyre_memory.ingest.labels import is_within
-from vyre_memory.read.releases import Release
+from vyre_memory.read.moments import Moment
 
 NOW = datetime(2026, 10, 9, 16, 0, tzinfo=UTC)
 HORIZON = "2026-10-09T16:00:00.000Z"
@@ -129,20 +129,20 @@ def test_a_session_key_hit_retrieves_the_requests_it_was_made_from(world: Memory
     assert keys.request_turns([session.id], ["zzzz-no-such-word"], 2) == []
 
 
-def _releases(n_common: int) -> list[Release]:
+def _releases(n_common: int) -> list[Moment]:
     common = [
-        Release(f"s{i % 7}", (i,), f"2026-01-{1 + i % 28:02d}T{i % 24:02d}:00:00.000Z", "deploy to staging")
+        Moment(f"s{i % 7}", (i,), f"2026-01-{1 + i % 28:02d}T{i % 24:02d}:00:00.000Z", "deploy to staging")
         for i in range(n_common)
     ]
-    refund = Release("s-refund", (5, 6), "2026-01-03T09:00:00.000Z", "1.4.0 shop-api make release fix the refund")
-    newest = Release("s-late", (9,), "2026-02-10T09:00:00.000Z", "deploy shop-api")
-    settings = Release("s-settings", (7,), "2026-01-04T09:00:00.000Z", "2.0.1 shop-api make release access settings")
+    refund = Moment("s-refund", (5, 6), "2026-01-03T09:00:00.000Z", "1.4.0 shop-api make release fix the refund")
+    newest = Moment("s-late", (9,), "2026-02-10T09:00:00.000Z", "deploy shop-api")
+    settings = Moment("s-settings", (7,), "2026-01-04T09:00:00.000Z", "2.0.1 shop-api make release access settings")
     return [*common, refund, newest, settings]
 
 
-@pytest.mark.parametrize("n_common", [5, COMMON_RELEASE_WORD + 10])
+@pytest.mark.parametrize("n_common", [5, COMMON_MOMENT_WORD + 10])
 def test_release_keys_rank_by_words_then_newest_however_common_a_word(n_common: int) -> None:
-    keys = ReleaseKeys().refresh("v1", lambda: _releases(n_common))
+    keys = MomentKeys().refresh("v1", lambda: _releases(n_common))
 
     def search(
         words: list[str],
@@ -167,7 +167,7 @@ def test_release_keys_rank_by_words_then_newest_however_common_a_word(n_common: 
     assert len(search(["deploy"], window=("2025-06-01T00:00:00.000Z", "2025-07-01T00:00:00.000Z"))) == 3
     # said after the question's time: not read
     assert ("s-late", 9) not in search(["deploy"], horizon="2026-02-01T00:00:00.000Z", newest_first=True)
-    assert keys.refresh("v1", lambda: []) is keys and keys.releases  # the same version is not read again
+    assert keys.refresh("v1", lambda: []) is keys and keys.moments  # the same version is not read again
 
 
 def test_session_keys_match_a_questions_tokens_as_they_are(tmp_path: Path) -> None:

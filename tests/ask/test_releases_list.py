@@ -4,23 +4,14 @@ kept by derive, as one more hybrid list: in the question's time window, newest f
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from tests.ask.moments import ADMIN, SHOP, brought_by, derives_the_same, memory_of, session
 from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
-from vyre_memory.read.derive import RELEASES_KEY, releases_of
-
-NOW = datetime(2026, 10, 21, 12, 0, tzinfo=UTC)
-SHOP = "/home/sam/code/shop-api"
-ADMIN = "/home/sam/code/web-admin"
-
-
-def _session(root: Path, cwd: str, name: str, day: int) -> TranscriptWriter:
-    folder = root / cwd.replace("/", "-")
-    return TranscriptWriter(folder / f"{name}.jsonl", cwd, start=datetime(2026, 10, day, 9, 0, tzinfo=UTC))
+from vyre_memory.read.derive import RELEASES, moments_of
 
 
 def _release(w: TranscriptWriter, version: str) -> None:
@@ -31,19 +22,19 @@ def _release(w: TranscriptWriter, version: str) -> None:
 
 
 def _history(root: Path) -> None:
-    refund = _session(root, SHOP, "refund", 1)
+    refund = session(root, SHOP, "refund", 1)
     refund.user("the refund endpoint credits twice when the webhook is retried, fix it in src/refunds.py")
     refund.assistant("The webhook handler has no idempotency key; adding one keyed on the event id.")
     _release(refund, "1.4.0")
     for i in range(12):  # sessions that speak of releases and deploys without doing one
-        talk = _session(root, SHOP, f"talk{i}", 2 + i)
+        talk = session(root, SHOP, f"talk{i}", 2 + i)
         talk.user(f"draft the release notes section {i} and check the deploy config for the version bump")
         talk.assistant(f"Drafted section {i} of the release notes; the deploy config names the version twice.")
-    later = _session(root, SHOP, "search", 20)
+    later = session(root, SHOP, "search", 20)
     later.user("the product search ignores accents, fix it in src/search.py")
     later.assistant("Search now folds accents before matching.")
     _release(later, "1.5.0")
-    admin = _session(root, ADMIN, "admin", 5)
+    admin = session(root, ADMIN, "admin", 5)
     admin.user("the admin table sorts dates as text, fix it")
     admin.assistant("Dates now sort as dates.")
     admin.user("deploy it")
@@ -53,19 +44,15 @@ def _history(root: Path) -> None:
 
 @pytest.fixture()
 def memory(tmp_path: Path) -> Iterator[Memory]:
-    _history(tmp_path / "projects")
-    with Memory(tmp_path / "home", user_name="Sam") as mem:
-        mem.ingest([tmp_path / "projects"])
-        yield mem
+    yield from memory_of(tmp_path, _history)
 
 
 def _released(memory: Memory, question: str, config: str = "hybrid", **scope: object) -> list[str]:
-    found = memory.retrieve(question, k=8, now=NOW, config=config, **scope)  # type: ignore[arg-type]
-    return [p.text for p in found if "releases" in p.via]
+    return brought_by(memory, "releases", question, config, **scope)
 
 
 def test_derive_keeps_the_turns_that_asked_for_did_and_reported_a_release(memory: Memory) -> None:
-    kept = releases_of(memory.store)
+    kept = moments_of(memory.store, RELEASES)
     texts = [r.text for r in kept]
     assert len(kept) == 8  # three per release in shop-api, the request and the command in web-admin
     assert sum("1.4.0" in t for t in texts) == 3 and sum("1.5.0" in t for t in texts) == 3
@@ -99,28 +86,20 @@ def test_a_question_about_anything_else_never_reads_the_list(memory: Memory) -> 
     assert _released(memory, "which file had the refund bug?") == []
 
 
-def test_an_incremental_derive_keeps_what_a_full_one_finds(memory: Memory, tmp_path: Path) -> None:
-    more = _session(tmp_path / "projects", SHOP, "more", 21)
+def test_an_incremental_derive_keeps_what_a_full_one_finds_and_an_old_store_is_derived_whole_once(
+    memory: Memory, tmp_path: Path
+) -> None:
+    more = session(tmp_path / "projects", SHOP, "more", 21)
     _release(more, "1.5.1")
-    memory.ingest([tmp_path / "projects"])
-    incremental = releases_of(memory.store)
-    memory.derive()
-    assert incremental == releases_of(memory.store) and len(incremental) == 11
-
-
-def test_a_store_derived_before_releases_were_kept_is_derived_whole_once(memory: Memory) -> None:
-    kept = releases_of(memory.store)
-    memory.store.conn.execute("DELETE FROM meta WHERE key = ?", (RELEASES_KEY,))
-    memory.derive(incremental=True)
-    assert releases_of(memory.store) == kept
+    assert derives_the_same(memory, RELEASES, tmp_path / "projects") == 11
 
 
 def test_a_release_command_with_nothing_said_after_it_is_kept(memory: Memory, tmp_path: Path) -> None:
-    alone = _session(tmp_path / "projects", SHOP, "alone", 21)
+    alone = session(tmp_path / "projects", SHOP, "alone", 21)
     alone.user("the cart total rounds down, fix it")
     alone.assistant("Rounding now happens once, at the end.")
     memory.ingest([tmp_path / "projects"])
     call = alone.tool_use("Bash", {"command": "make release VERSION=1.5.2"})
     alone.tool_result(call, "released 1.5.2")
     memory.ingest([tmp_path / "projects"])
-    assert any("make release VERSION=1.5.2" in r.text for r in releases_of(memory.store))
+    assert any("make release VERSION=1.5.2" in r.text for r in moments_of(memory.store, RELEASES))

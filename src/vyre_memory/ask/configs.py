@@ -81,6 +81,10 @@ class RetrievalConfig:
     # for "last", "latest", "now"), as one more list
     releases_weight: float = 0.0
     releases_limit: int = 20
+    # A question about a bug, an error or a failure (understand's "bug" rule): the turns that reported a problem or
+    # said what caused it (read.incidents), chosen as the releases are, as one more list
+    incidents_weight: float = 0.0
+    incidents_limit: int = 10
     # Conversations: the question's vector moved toward the vectors of the best this many passages found so far
     # (pseudo-relevance feedback, Rocchio's) searches the conversations' passages as one more list ...
     conversation_feedback: int = 0
@@ -156,6 +160,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         likely_asides_share=0.3,
         conversation_feedback=1,
         releases_weight=1.0,
+        incidents_weight=0.5,
     )
 
 
@@ -172,6 +177,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-likelyasides": replace(_hybrid("hybrid-likelyasides", graph=True), likely_asides_share=0.0),
     "hybrid-convfeedback": replace(_hybrid("hybrid-convfeedback", graph=True), conversation_feedback=0),
     "hybrid-releases": replace(_hybrid("hybrid-releases", graph=True), releases_weight=0.0),
+    "hybrid-incidents": replace(_hybrid("hybrid-incidents", graph=True), incidents_weight=0.0),
     # Keys (ask/keys.py), each an ablation beside hybrid. Measured (recall@8, hybrid-graph → this): open
     # 0.763 → 0.769, open2 0.770 → 0.748, LoCoMo 26 0.757 → 0.752 for keys; sessions lift LoCoMo 26 and
     # 41 and lower open2, so hybrid keeps neither.

@@ -8,8 +8,10 @@ says only that thing scores high, and a hit on the key retrieves the turns it po
     record keys    one per personal fact mention (who, the relation in words, the value, the sentence it was
                    read from) and one per decision the graph holds (the decision, its project, its sentence),
                    each with its time and its source turn
-    release keys   one per turn that did, reported or asked for a release or deploy (read.releases: the
-                   versions it names, its project, its opening), with its time and the turns it points to
+    moment keys    one per turn that did, reported or asked for a release or deploy (read.releases), and one
+                   per turn that reported a problem or said what caused it (read.incidents): the versions it
+                   names, its project, its opening, its session's first request (read.moments), with its time
+                   and the turns it points to
 
 Guarantees:
 - keys are derived from the store (turns, facts, the graph) and grown or rebuilt when those change; nothing
@@ -33,8 +35,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..contract import AGENT_FORMATS
+from ..read.moments import Moment
 from ..read.relations import KIN
-from ..read.releases import Release
 from ..store.sqlite import Store
 from ..text import project_name, versions
 
@@ -42,7 +44,7 @@ OPENING_CHARS = 300  # of each typed request or agent prompt, in its session's k
 MAX_PATHS = 40  # files a session key names at most
 REQUESTS_KEPT = 4  # of each session's first requests, kept with their words to be retrieved by its key
 K1, B = 1.2, 0.75
-COMMON_RELEASE_WORD = 1000  # releases a word may be in and still be scored, however many there are
+COMMON_MOMENT_WORD = 1000  # moments of a kind a word may be in and still be scored, however many there are
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_'-]*")
 _SUFFIXES = ("ing", "ed", "es", "s")
@@ -274,29 +276,30 @@ class RecordKeys:
         return [keys[i] for i in ranked[:limit]]
 
 
-def release_words(text: str) -> list[str]:
-    """A release key's or a question's words: `tokens`, and each version whole ("1.4.0", which `tokens` splits)."""
+def moment_words(text: str) -> list[str]:
+    """A moment key's or a question's words: `tokens`, and each version whole ("1.4.0", which `tokens` splits)."""
     return [*tokens(text), *versions(text)]
 
 
-class ReleaseKeys:
-    """Keys for the releases derive kept (`read.derive.releases_of`), rebuilt when they change; held oldest first."""
+class MomentKeys:
+    """Keys for the moments of one kind derive kept (`read.derive.moments_of`: releases, incidents), rebuilt when
+    they change; held oldest first."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._held: str | None = None
-        self.releases: list[Release] = []
+        self.moments: list[Moment] = []
         self._times: list[str] = []
         self._index = _Bm25()
 
-    def refresh(self, version: str | None, releases: Callable[[], list[Release]]) -> ReleaseKeys:
-        """Rebuilt from `releases()` when their `version` (`read.derive.releases_version`) changed."""
+    def refresh(self, version: str | None, moments: Callable[[], list[Moment]]) -> MomentKeys:
+        """Rebuilt from `moments()` when their `version` (`read.derive.moments_version`) changed."""
         with self._lock:
             if version == self._held:
                 return self
-            found = sorted(releases(), key=lambda r: (r.ts or "", r.session, r.seqs))
-            self._held, self.releases, self._times = version, found, [r.ts or "" for r in found]
-            self._index = _Bm25.of((r.text for r in found), release_words)
+            found = sorted(moments(), key=lambda m: (m.ts or "", m.session, m.seqs))
+            self._held, self.moments, self._times = version, found, [m.ts or "" for m in found]
+            self._index = _Bm25.of((m.text for m in found), moment_words)
         return self
 
     def search(
@@ -311,17 +314,17 @@ class ReleaseKeys:
         limit: int,
         fill: bool = True,
     ) -> list[tuple[str, int]]:
-        """The turns of the best releases before `horizon`, best first: within [`since`, `until`) when any release
+        """The turns of the best moments before `horizon`, best first: within [`since`, `until`) when any moment
         is, best by the words and then newest, or with `newest_first` ("when did we last deploy") newest. A word
-        in more than COMMON_RELEASE_WORD releases ("deploy" in a long history) is not scored: it tells them apart
-        little, and scoring it would read them all. `words` are `release_words` of the question. Fewer than `limit`
-        releases that score are followed by the newest only with `fill`, a window or `newest_first`: the newest
-        releases answer "what did we deploy", not "how long after the v2 release did we roll it back"."""
+        in more than COMMON_MOMENT_WORD moments ("deploy" in a long history of releases) is not scored: it tells
+        them apart little, and scoring it would read them all. `words` are `moment_words` of the question. Fewer
+        than `limit` moments that score are followed by the newest only with `fill`, a window or `newest_first`:
+        the newest releases answer "what did we deploy", not "how long after the v2 release did we roll it back"."""
         with self._lock:
-            releases, times, index = self.releases, self._times, self._index
+            moments, times, index = self.moments, self._times, self._index
 
         def newest(lo: int, hi: int) -> Iterator[int]:
-            return (i for i in range(hi - 1, lo - 1, -1) if allowed is None or releases[i].session in allowed)
+            return (i for i in range(hi - 1, lo - 1, -1) if allowed is None or moments[i].session in allowed)
 
         lo, hi = 0, bisect.bisect_right(times, horizon)
         if since is not None and until is not None:
@@ -330,14 +333,14 @@ class ReleaseKeys:
                 lo, hi = a, b
         ranked: list[int] = []
         if not newest_first:
-            rare = [w for w in words if len(index.postings.get(w, ())) <= COMMON_RELEASE_WORD]
+            rare = [w for w in words if len(index.postings.get(w, ())) <= COMMON_MOMENT_WORD]
             scored = {
                 i: round(score, 9)
                 for i, score in index.scores(rare).items()
-                if lo <= i < hi and (allowed is None or releases[i].session in allowed)
+                if lo <= i < hi and (allowed is None or moments[i].session in allowed)
             }
             ranked = sorted(scored, key=lambda i: (-scored[i], -i))[:limit]  # among equals, the newest first
         if fill or newest_first or (since is not None and until is not None):
             chosen = set(ranked)
             ranked += itertools.islice((i for i in newest(lo, hi) if i not in chosen), limit - len(ranked))
-        return [(releases[i].session, seq) for i in ranked for seq in releases[i].seqs]
+        return [(moments[i].session, seq) for i in ranked for seq in moments[i].seqs]

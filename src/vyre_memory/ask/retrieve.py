@@ -26,11 +26,14 @@ from ..read.asides import personal_question, withhold_personal
 from ..read.derive import (
     ASIDE_REPLIES_KEY,
     ASIDES_KEY,
+    INCIDENTS,
     LIKELY_ASIDES_KEY,
+    RELEASES,
+    MomentKind,
     aside_replies_of,
     asides_of,
-    releases_of,
-    releases_version,
+    moments_of,
+    moments_version,
 )
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
@@ -39,7 +42,7 @@ from ..text import STOP, parse_ts
 from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
 from .feedback import feedback_terms
-from .keys import RecordKeys, ReleaseKeys, SessionKeys, release_words, tokens
+from .keys import MomentKeys, RecordKeys, SessionKeys, moment_words, tokens
 from .personal_questions import parse_personal_question
 from .understand import Understanding, is_stop_word, understand
 
@@ -238,7 +241,7 @@ class Retriever:
         # (as stored, the clauses of the assistant's replies to asides that speak of a life, by turn)
         self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
-        self.release_keys = ReleaseKeys()
+        self.moment_keys = {RELEASES.key: MomentKeys(), INCIDENTS.key: MomentKeys()}
 
     def retrieve(
         self,
@@ -326,23 +329,22 @@ class Retriever:
                     lists.append((cfg.asides_weight * share, found_asides, "asides"))
         key_words = [w for t in terms or [question] for w in tokens(t)]
         allowed: frozenset[str] | None = None
-        if cfg.releases_weight and u.about_release:
-            allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
-            releases = self.release_keys.refresh(releases_version(self.store), lambda: releases_of(self.store))
-            shipped = releases.search(
-                release_words(" ".join(terms or [question])),
-                allowed,
-                horizon,
-                since=since,
-                until=until,
-                newest_first=u.wants_current or bool(_LAST.search(question.lower())),
-                limit=cfg.releases_limit,
-                fill=u.qclass == "deploy",  # it asks for a release, not of something a release did
-            )
-            released = self.store.passage_ids_for_turns(shipped, scope)
-            lists.append((cfg.releases_weight, [(pid, 1.0) for pid in released], "releases"))
+        moment_lists = (
+            (RELEASES, cfg.releases_weight, cfg.releases_limit, u.about_release, u.qclass == "deploy", "releases"),
+            (INCIDENTS, cfg.incidents_weight, cfg.incidents_limit, u.about_incident, False, "incidents"),
+        )
+        for moment, weight, limit, about, fill, name in moment_lists:
+            if weight and about:
+                if allowed is None:
+                    allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
+                # fill: it asks for a release ("what did we ship"), not of something a release did
+                found_moments = self._moments(
+                    moment, terms or [question], allowed, horizon, since, until, u, limit, fill
+                )
+                ids = self.store.passage_ids_for_turns(found_moments, scope)
+                lists.append((weight, [(pid, 1.0) for pid in ids], name))
         if cfg.keys_weight:
-            if allowed is None:  # the releases list may have read them already
+            if allowed is None:  # a moments list may have read them already
                 allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
             hits = self.record_keys.refresh(self.store, self.user_name).search(
                 key_words,
@@ -465,6 +467,34 @@ class Retriever:
         kept = self.directory.refresh(self.store).keep(self.store, scope, held[1], until=horizon)
         # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
         return self._nearest_among(cache, query, kept, k, exact=False)
+
+    def _moments(
+        self,
+        kind: MomentKind,
+        terms: Sequence[str],
+        allowed: frozenset[str],
+        horizon: str,
+        since: str | None,
+        until: str | None,
+        u: Understanding,
+        limit: int,
+        fill: bool,
+    ) -> list[tuple[str, int]]:
+        """The turns of the best moments of `kind` (`read.derive.moments_of`) for the question's words, in its
+        window when any moment is, newest first for "last", "latest" or "now"."""
+        keys = self.moment_keys[kind.key].refresh(
+            moments_version(self.store, kind), lambda: moments_of(self.store, kind)
+        )
+        return keys.search(
+            moment_words(" ".join(terms)),
+            allowed,
+            horizon,
+            since=since,
+            until=until,
+            newest_first=u.wants_current or bool(_LAST.search(u.question.lower())),
+            limit=limit,
+            fill=fill,
+        )
 
     def _aside_replies(self) -> dict[tuple[str, int], frozenset[str]]:
         """`aside_replies_of`, read again when a derive changed it."""

@@ -62,6 +62,7 @@ class Understanding:
     about_user: bool = False
     time_blocked: bool = False  # time words relative to an event ("the day before the release"): no window
     about_release: bool = False  # it names a release or deploy, whatever it asks of it ("how long after v2 shipped")
+    about_incident: bool = False  # it names a bug, an error or a failure ("which file had the refund bug")
 
 
 # ---------------------------------------------------------------- question class
@@ -584,4 +585,5 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         about_user=bool(_ABOUT_USER.search(low)),
         time_blocked=parsed.blocked,
         about_release=_RULE["deploy"].search(low) is not None,
+        about_incident=_RULE["bug"].search(low) is not None,
     )

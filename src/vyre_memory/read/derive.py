@@ -30,9 +30,11 @@ Guarantees:
   leaves its turns unplaced, so the next derive with one reads every turn again). MiniLM's int8 path scales
   each batch, so a long clause right at the margin may fall the other way in a full derive than in an
   incremental one;
-- the releases (`releases_of`): the typed, assistant and tool-call turns of a coding agent's sessions that ask
-  for, report or run a release or deploy (`read.releases`), with their time and key text, kept beside the facts
-  for retrieval's releases list; a store derived before they were kept is derived whole once;
+- the moments (`moments_of`): the releases, the typed, assistant and tool-call turns of a coding agent's
+  sessions that ask for, report or run a release or deploy (`read.releases`), and the incidents, the typed and
+  assistant turns that report a problem or say what caused it (`read.incidents`), each with its time and key
+  text, kept beside the facts for retrieval's releases and incidents lists; a store derived before either was
+  kept is derived whole once;
 - with an embedder, the clauses of the assistant's replies to an aside that likely speak of a life
   (`aside_replies_of`), found again in every session this derive read turns of, for an agent never to see; a
   derive without the embedder keeps them as they were.
@@ -54,25 +56,31 @@ from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .asides import speaks_of_life
 from .attribution import ATTRIBUTION_CONFIDENCE, attributions
+from .incidents import incidents_in
 from .life import Embed, likely_life, unworded_clauses
+from .moments import Moment
 from .relations import CHANGING, PEOPLE_RELATIONS, RELATIONS
-from .releases import Release, releases_in
+from .releases import releases_in
 from .rules import FactCandidate, confirmed_facts, extract
 from .trust import judge_sentence, judge_turn, own_sentences
 
 __all__ = [
+    "INCIDENTS",
     "MODEL_CONFIDENCE_CAP",
+    "MOMENT_KINDS",
+    "RELEASES",
     "DeriveReport",
+    "MomentKind",
     "Reader",
     "aside_replies_of",
     "asides_of",
     "derive_facts",
     "fact_id",
+    "moments_of",
+    "moments_version",
     "needs_placing",
     "read_mentions",
     "reader_text",
-    "releases_of",
-    "releases_version",
 ]
 
 CONFIDENCE_CAP = 0.99
@@ -85,12 +93,26 @@ LIKELY_ASIDES_KEY = "likely-asides.v1"  # ... and the turns where they likely do
 ASIDE_REPLIES_KEY = "aside-replies.v1"  # ... and the clauses of the assistant's replies to either that speak of it
 _REPLY_KINDS = frozenset({ASSISTANT, THINKING})
 REPLY_REACH = 200  # turns after an aside looked at for its replies (tool calls and their output come between)
-RELEASES_KEY = "releases.v1"  # the store meta key holding the turns that did, reported or asked for a release
-RELEASES_VERSION_KEY = "releases-version.v1"  # ... and a hash of them: read for each question, the list when it changed
-FIRST_REACH = 50  # turns of a session looked at for the person's first request (a release's key names it)
+FIRST_REACH = 50  # turns of a session looked at for the person's first request (a moment's key names it)
 UNPLACED_KEY = "life-unplaced.v1"  # "1": a derive without the embedder ran since the last with it
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
+
+
+@dataclass(frozen=True)
+class MomentKind:
+    """A kind of moment derive keeps (`moments_of`): where, and what finds them."""
+
+    name: str  # the count of them found by a derive, in its report
+    key: str  # the store meta key holding them
+    version_key: str  # ... and a short hash of them: read for each question, the list rebuilt when it changed
+    find: Callable[[Iterable[Turn], Callable[[str], str]], list[Moment]]  # in turns, given each session's first request
+    calls: bool  # whether tool calls are read too (a release command), not only typed and assistant turns
+
+
+RELEASES = MomentKind("releases", "releases.v1", "releases-version.v1", releases_in, calls=True)
+INCIDENTS = MomentKind("incidents", "incidents.v1", "incidents-version.v1", incidents_in, calls=False)
+MOMENT_KINDS = (RELEASES, INCIDENTS)
 
 
 def _norm(value: str) -> str:
@@ -133,6 +155,7 @@ class DeriveReport:
     clauses_placed: int = 0  # the person's clauses with no life word compared with a life's (read.life) ...
     likely_asides: int = 0  # ... and the turns of them found likely of a life
     releases: int = 0  # turns read now that did, reported or asked for a release or deploy (read.releases)
+    incidents: int = 0  # ... and that reported a problem or said what caused it (read.incidents)
     seconds: float = 0.0
     refused: dict[str, int] = field(default_factory=dict)
 
@@ -329,14 +352,14 @@ def derive_facts(
     # whole once
     kept_before = (
         store.get_meta(ASIDES_KEY) is not None
-        and store.get_meta(RELEASES_KEY) is not None
+        and all(store.get_meta(kind.key) is not None for kind in MOMENT_KINDS)
         and (embed is None or not needs_placing(store))
     )
     after = store.derived_turn() if incremental and kept_before else 0
     if after:
         turns, skip = _new_turns(store, after)
         if not turns:  # no typed or assistant turn since: a release command run alone is still kept
-            report.releases = _store_releases(store, [], after)
+            _store_moments(store, [], after, report)
             report.facts_version = store.facts_version()
             return report
         base = _stored(store)
@@ -353,7 +376,7 @@ def derive_facts(
     unplaced = [(t, clause) for t, clause in unworded or [] if t.id not in skip]
     agents = _agent_sessions(store, {t.session for t in fresh} | {t.session for t, _ in unplaced})
     _store_asides(store, [t for t in fresh if t.session in agents], ASIDES_KEY, incremental=bool(after))
-    report.releases = _store_releases(store, [t for t in turns if t.id not in skip], after)
+    _store_moments(store, [t for t in turns if t.id not in skip], after, report)
     if embed is not None:
         unplaced = [(t, clause) for t, clause in unplaced if t.session in agents]
         likely = likely_life([clause for _, clause in unplaced], embed)
@@ -417,10 +440,10 @@ def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: boo
     store.set_meta(key, json.dumps(sorted(rows)))
 
 
-def _store_releases(store: Store, read: list[Turn], after: int) -> int:
-    """Write the releases (`releases_of`) of coding agents' sessions found in `read` (typed and assistant turns)
-    and in the tool calls after turn `after`, merged with the stored ones when `after` (an incremental derive);
-    the number found now."""
+def _store_moments(store: Store, read: list[Turn], after: int, report: DeriveReport) -> None:
+    """Write the moments of each kind (`moments_of`) of coding agents' sessions found in `read` (typed and assistant
+    turns) and, for a kind that reads them, in the tool calls after turn `after`, merged with the stored ones when
+    `after` (an incremental derive); `report` counts those found now."""
     calls = list(store.iter_turns(kinds=[TOOL_CALL], after_id=after))
     agents = _agent_sessions(store, {t.session for t in read} | {t.session for t in calls})
     firsts: dict[str, str] = {}  # a full derive reads every typed turn: each session's first is among them
@@ -432,15 +455,16 @@ def _store_releases(store: Store, read: list[Turn], after: int) -> int:
     def about(session: str) -> str:
         return firsts.get(session) or _first_request(store, session)
 
-    found = releases_in((t for t in [*read, *calls] if t.session in agents), about)
-    raw = store.get_meta(RELEASES_KEY) if after else None
-    rows = {(r[0], r[1][0]): r for r in json.loads(raw)} if raw else {}
-    # a tool call after the last typed or assistant turn is read again by the next derive: kept once
-    rows.update({(r.session, r.seqs[0]): [r.session, list(r.seqs), r.ts, r.text] for r in found})
-    text = json.dumps([rows[k] for k in sorted(rows)], ensure_ascii=False)
-    store.set_meta(RELEASES_KEY, text)
-    store.set_meta(RELEASES_VERSION_KEY, hashlib.sha256(text.encode()).hexdigest()[:16])
-    return len(found)
+    for kind in MOMENT_KINDS:
+        found = kind.find((t for t in [*read, *(calls if kind.calls else [])] if t.session in agents), about)
+        raw = store.get_meta(kind.key) if after else None
+        rows = {(r[0], r[1][0]): r for r in json.loads(raw)} if raw else {}
+        # a tool call after the last typed or assistant turn is read again by the next derive: kept once
+        rows.update({(m.session, m.seqs[0]): [m.session, list(m.seqs), m.ts, m.text] for m in found})
+        text = json.dumps([rows[k] for k in sorted(rows)], ensure_ascii=False)
+        store.set_meta(kind.key, text)
+        store.set_meta(kind.version_key, hashlib.sha256(text.encode()).hexdigest()[:16])
+        setattr(report, kind.name, len(found))
 
 
 def _first_request(store: Store, session: str) -> str:
@@ -448,16 +472,18 @@ def _first_request(store: Store, session: str) -> str:
     return next((t.text for t in store.turns(session, start=0, end=FIRST_REACH) if t.kind == TYPED), "")
 
 
-def releases_version(store: Store) -> str | None:
-    """A short hash of the releases kept (`releases_of`), which changes when they do; None before the first derive."""
-    return store.get_meta(RELEASES_VERSION_KEY)
+def moments_version(store: Store, kind: MomentKind) -> str | None:
+    """A short hash of the moments of `kind` kept (`moments_of`), which changes when they do; None before the first
+    derive."""
+    return store.get_meta(kind.version_key)
 
 
-def releases_of(store: Store) -> list[Release]:
-    """The turns of coding agents' sessions that did, reported or asked for a release or deploy (`read.releases`),
-    by session and turn; empty before the first derive."""
-    rows = json.loads(store.get_meta(RELEASES_KEY) or "[]")
-    return [Release(str(s), tuple(int(x) for x in seqs), ts, str(text)) for s, seqs, ts, text in rows]
+def moments_of(store: Store, kind: MomentKind) -> list[Moment]:
+    """The turns of coding agents' sessions that are moments of `kind` (RELEASES: that did, reported or asked for a
+    release or deploy, `read.releases`; INCIDENTS: that reported a problem or said what caused it,
+    `read.incidents`), by session and turn; empty before the first derive."""
+    rows = json.loads(store.get_meta(kind.key) or "[]")
+    return [Moment(str(s), tuple(int(x) for x in seqs), ts, str(text)) for s, seqs, ts, text in rows]
 
 
 def _store_aside_replies(store: Store, first_new: dict[str, int] | None, embed: Embed) -> None:

@@ -18,9 +18,9 @@ turns that discuss one. A turn is a release turn when:
   the clause's end ("ship it", "deploy this", "release 2.3.1", "tag it", "roll back", "cut a release"; not "the
   release notes", "release the lock", "don't ship it yet").
 
-Each becomes a `Release`: the turns it points to (a tool call's own output too), its time, and its key text:
-the versions it names, the project's name, the turn's opening words and what its session was asked first. Only
-a coding agent's sessions are read (`derive` passes those).
+Each becomes a `Moment` (`read.moments`): the turns it points to (a tool call's own output too), its time, and its
+key text: the versions it names, the project's name, the turn's opening words and what its session was asked
+first. Only a coding agent's sessions are read (`derive` passes those).
 
 Pure: no I/O, no clock.
 """
@@ -31,15 +31,11 @@ import json
 import re
 import shlex
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from ..contract import ASSISTANT, TOOL_CALL, TYPED, Turn
-from ..text import project_name, versions
+from .moments import READ_CHARS, Moment, moment
 
-__all__ = ["KEY_CHARS", "Release", "release_in", "releases_in"]
-
-KEY_CHARS = 300  # of a turn's opening (a command's), in its key
-READ_CHARS = 400  # of a turn read for a release word
+__all__ = ["release_in", "releases_in"]
 
 _WORD = re.compile(
     r"(?:^|[-_/])(?:deploy|release|publish|promote|rollout|rollback|ship)(?:s|ed|ing)?(?:$|[-_.:][\w.-]*$)", re.I
@@ -79,16 +75,6 @@ _REQUEST = re.compile(  # asked for: first in a clause, or after "please", "let'
 )
 _COMMAND_FIELD = re.compile(r"^(?:command|cmd):[ \t]*")
 _FIELD = re.compile(r"^[a-z_]{2,30}:(?:\s|$)")
-
-
-@dataclass(frozen=True)
-class Release:
-    """A turn that did, reported or asked for a release or deploy."""
-
-    session: str
-    seqs: tuple[int, ...]  # the turns it points to: its own, and a tool call's output after it
-    ts: str | None
-    text: str  # its key: the versions it names, the project's name, the turn's opening
 
 
 def _command(text: str) -> str:
@@ -184,7 +170,7 @@ def _reported(text: str) -> bool:
     return False
 
 
-def release_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> Release | None:
+def release_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> Moment | None:
     """The release `turn` does, reports or asks for, or None; `about(session)` (what its session was asked first,
     asked only of a release) joins its key, so "the version that shipped the refund fix" finds the release of the
     session that fixed it."""
@@ -201,12 +187,7 @@ def release_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> 
         seqs = (turn.seq,)
     else:
         return None
-    if not found:
-        return None
-    opening = " ".join(said.split())[:KEY_CHARS]
-    asked = " ".join(about(turn.session).split())[:KEY_CHARS]
-    key = " ".join([*versions(opening), project_name(turn.cwd), opening, asked])
-    return Release(turn.session, seqs, turn.ts, key.strip())
+    return moment(turn, seqs, said, about) if found else None
 
 
 def _clause_before(text: str, at: int) -> str:
@@ -214,7 +195,7 @@ def _clause_before(text: str, at: int) -> str:
     return re.split(r"[.!?,;:\n]", text[:at])[-1]
 
 
-def releases_in(turns: Iterable[Turn], about: Callable[[str], str]) -> list[Release]:
+def releases_in(turns: Iterable[Turn], about: Callable[[str], str]) -> list[Moment]:
     """The releases in `turns`, in their order; `about(session)` says what a session was asked first."""
     found = (release_in(t, about) for t in turns)
     return [r for r in found if r is not None]

@@ -1,0 +1,42 @@
+"""Moments: single turns kept as retrieval keys (a release, an incident), each with the turns it points to.
+
+A question about a release or an incident is answered by the few turns that did, reported or diagnosed it, while a
+search by the question's words finds the many turns that discuss one. The readers of those turns
+(`read.releases`, `read.incidents`) give each a `Moment`: its time and a short key text made here, of the versions
+it names, the project's name, the turn's opening words and what its session was asked first, so "the version that
+shipped the refund fix" or "what caused the checkout errors" finds it by the words of the work around it.
+
+Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..contract import Turn
+from ..text import project_name, versions
+
+__all__ = ["KEY_CHARS", "READ_CHARS", "Moment", "moment"]
+
+KEY_CHARS = 300  # of a turn's opening (a command's), in its key
+READ_CHARS = 400  # of a turn read for what makes it a moment
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A turn kept as a retrieval key: a release, an incident."""
+
+    session: str
+    seqs: tuple[int, ...]  # the turns it points to: its own, and a tool call's output after it
+    ts: str | None
+    text: str  # its key: the versions it names, the project's name, the turn's opening, its session's first request
+
+
+def moment(turn: Turn, seqs: tuple[int, ...], said: str, about: Callable[[str], str]) -> Moment:
+    """The moment of `turn` (`said`: what of it was read), its key joined with `about(turn.session)`, what its
+    session was asked first."""
+    opening = " ".join(said.split())[:KEY_CHARS]
+    asked = " ".join(about(turn.session).split())[:KEY_CHARS]
+    key = " ".join([*versions(opening), project_name(turn.cwd), opening, asked])
+    return Moment(turn.session, seqs, turn.ts, key.strip())
