@@ -1,5 +1,5 @@
-"""Deriving facts, asides and releases on a generated history, with and without placing the likely asides
-(read.life).
+"""Deriving facts, asides and moments (releases, incidents, decisions) on a generated history, with and without
+placing the likely asides (read.life).
 
     python bench/derive.py --sessions 2000
 
@@ -57,6 +57,8 @@ def main() -> None:
         print(f"derive + placing  {placed:.2f} s with MiniLM (+{placed - plain:.2f} s)")
         print(f"asides            {asides:,} by word, {likely:,} likely")
         print(f"releases          {report.releases:,} turns that did, reported or asked for one")
+        print(f"incidents         {report.incidents:,} turns that reported a problem or said what caused it")
+        print(f"decisions         {report.decisions:,} turns that took, settled or wrote down one")
 
 
 if __name__ == "__main__":

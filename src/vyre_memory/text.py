@@ -63,7 +63,7 @@ def words(text: str) -> set[str]:
     for w in _WORD.findall(text.lower()):
         w = w.rstrip(".")
         out.add(stem(w))
-        if "-" in w or "_" in w or "." in w:  # refunds.py, pdf_renderer_v2, invoice-renderer
+        if "-" in w or "_" in w or "." in w:  # orders.py, report_worker_v2, auth-service
             out.update(stem(part) for part in re.split(r"[-_.]", w) if part)
     return out
 

@@ -85,6 +85,10 @@ class RetrievalConfig:
     # said what caused it (read.incidents), chosen as the releases are, as one more list
     incidents_weight: float = 0.0
     incidents_limit: int = 10
+    # A question about a decision of the work (understand's "decision" rule, not the person's life): the turns that
+    # took, settled or wrote one down (read.decisions), chosen as the releases are, as one more list
+    decisions_weight: float = 0.0
+    decisions_limit: int = 10
     # Conversations: the question's vector moved toward the vectors of the best this many passages found so far
     # (pseudo-relevance feedback, Rocchio's) searches the conversations' passages as one more list ...
     conversation_feedback: int = 0
@@ -161,6 +165,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         conversation_feedback=1,
         releases_weight=1.0,
         incidents_weight=0.5,
+        decisions_weight=1.0,
     )
 
 
@@ -178,6 +183,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-convfeedback": replace(_hybrid("hybrid-convfeedback", graph=True), conversation_feedback=0),
     "hybrid-releases": replace(_hybrid("hybrid-releases", graph=True), releases_weight=0.0),
     "hybrid-incidents": replace(_hybrid("hybrid-incidents", graph=True), incidents_weight=0.0),
+    "hybrid-decisions": replace(_hybrid("hybrid-decisions", graph=True), decisions_weight=0.0),
     # Keys (ask/keys.py), each an ablation beside hybrid. Measured (recall@8, hybrid-graph → this): open
     # 0.763 → 0.769, open2 0.770 → 0.748, LoCoMo 26 0.757 → 0.752 for keys; sessions lift LoCoMo 26 and
     # 41 and lower open2, so hybrid keeps neither.

@@ -26,8 +26,10 @@ from ..read.asides import personal_question, withhold_personal
 from ..read.derive import (
     ASIDE_REPLIES_KEY,
     ASIDES_KEY,
+    DECISIONS,
     INCIDENTS,
     LIKELY_ASIDES_KEY,
+    MOMENT_KINDS,
     RELEASES,
     MomentKind,
     aside_replies_of,
@@ -241,7 +243,7 @@ class Retriever:
         # (as stored, the clauses of the assistant's replies to asides that speak of a life, by turn)
         self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
-        self.moment_keys = {RELEASES.key: MomentKeys(), INCIDENTS.key: MomentKeys()}
+        self.moment_keys = {kind.key: MomentKeys() for kind in MOMENT_KINDS}
 
     def retrieve(
         self,
@@ -258,7 +260,8 @@ class Retriever:
     ) -> list[Passage]:
         """The best passages for `question` in `scope`, best first: at most `k`, and with `chars` also no more
         than fill that many characters of text (`within_chars`), so a model reads a budget, not a count."""
-        if not scope.personal_allowed and personal_question(question):
+        personal = personal_question(question)
+        if not scope.personal_allowed and personal:
             return []  # the person's life is never searched for an agent
         cfg = config if isinstance(config, RetrievalConfig) else get_config(config)
         now = now or datetime.now(UTC)
@@ -322,7 +325,7 @@ class Retriever:
         if cfg.conversation_feedback and query is not None and self._holds_conversations():
             widened = self._conversation_feedback(cache, query, lists, cfg, scope, horizon)
             lists.append((cfg.conversation_feedback_weight * outside, widened, "feedback"))
-        if cfg.asides_weight and query is not None and scope.personal_allowed and personal_question(question):
+        if cfg.asides_weight and query is not None and scope.personal_allowed and personal:
             for kind, share in ((ASIDES_KEY, 1.0), (LIKELY_ASIDES_KEY, cfg.likely_asides_share)):
                 if share:
                     found_asides = self._asides(kind, cache, query, scope, horizon, cfg.asides_limit)
@@ -332,6 +335,15 @@ class Retriever:
         moment_lists = (
             (RELEASES, cfg.releases_weight, cfg.releases_limit, u.about_release, u.qclass == "deploy", "releases"),
             (INCIDENTS, cfg.incidents_weight, cfg.incidents_limit, u.about_incident, False, "incidents"),
+            # a work decision: the person's own life ("when did we move house") is no decision of the work
+            (
+                DECISIONS,
+                cfg.decisions_weight,
+                cfg.decisions_limit,
+                u.about_decision and not personal,
+                False,
+                "decisions",
+            ),
         )
         for moment, weight, limit, about, fill, name in moment_lists:
             if weight and about:

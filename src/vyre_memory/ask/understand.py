@@ -62,7 +62,8 @@ class Understanding:
     about_user: bool = False
     time_blocked: bool = False  # time words relative to an event ("the day before the release"): no window
     about_release: bool = False  # it names a release or deploy, whatever it asks of it ("how long after v2 shipped")
-    about_incident: bool = False  # it names a bug, an error or a failure ("which file had the refund bug")
+    about_incident: bool = False  # it names a bug, an error or a failure ("which file had the timeout bug")
+    about_decision: bool = False  # it asks what was decided, picked or changed ("what did we pick for the queue")
 
 
 # ---------------------------------------------------------------- question class
@@ -428,7 +429,7 @@ def _terms(text: str) -> list[str]:
 
 
 def _is_identifier(tok: str) -> bool:
-    """v2.47.0, DWH-231, pdf_renderer_v2, bootstrap.sh, /predict, eta-service (not half-up, multi-currency)."""
+    """v3.12.4, QM-812, report_worker_v2, setup.sh, /healthz, auth-service (not half-up, multi-region)."""
     if re.search(r"\d", tok) and re.search(r"[a-zA-Z]", tok):
         return True
     if re.search(r"[_./]", tok[1:]) or tok.startswith("/"):
@@ -586,4 +587,5 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         time_blocked=parsed.blocked,
         about_release=_RULE["deploy"].search(low) is not None,
         about_incident=_RULE["bug"].search(low) is not None,
+        about_decision=_RULE["decision"].search(low) is not None,
     )

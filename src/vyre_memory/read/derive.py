@@ -30,11 +30,11 @@ Guarantees:
   leaves its turns unplaced, so the next derive with one reads every turn again). MiniLM's int8 path scales
   each batch, so a long clause right at the margin may fall the other way in a full derive than in an
   incremental one;
-- the moments (`moments_of`): the releases, the typed, assistant and tool-call turns of a coding agent's
-  sessions that ask for, report or run a release or deploy (`read.releases`), and the incidents, the typed and
-  assistant turns that report a problem or say what caused it (`read.incidents`), each with its time and key
-  text, kept beside the facts for retrieval's releases and incidents lists; a store derived before either was
-  kept is derived whole once;
+- the moments (`moments_of`) of a coding agent's sessions: the releases, the typed, assistant and tool-call turns
+  that ask for, report or run a release or deploy (`read.releases`); the incidents, the typed and assistant
+  turns that report a problem or say what caused it (`read.incidents`); the decisions, the turns that take,
+  settle or write one down (`read.decisions`); each with its time and key text, kept beside the facts for
+  retrieval's lists of them; a store derived before any kind was kept is derived whole once;
 - with an embedder, the clauses of the assistant's replies to an aside that likely speak of a life
   (`aside_replies_of`), found again in every session this derive read turns of, for an agent never to see; a
   derive without the embedder keeps them as they were.
@@ -56,6 +56,7 @@ from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .asides import speaks_of_life
 from .attribution import ATTRIBUTION_CONFIDENCE, attributions
+from .decisions import decisions_in
 from .incidents import incidents_in
 from .life import Embed, likely_life, unworded_clauses
 from .moments import Moment
@@ -65,6 +66,7 @@ from .rules import FactCandidate, confirmed_facts, extract
 from .trust import judge_sentence, judge_turn, own_sentences
 
 __all__ = [
+    "DECISIONS",
     "INCIDENTS",
     "MODEL_CONFIDENCE_CAP",
     "MOMENT_KINDS",
@@ -112,7 +114,8 @@ class MomentKind:
 
 RELEASES = MomentKind("releases", "releases.v1", "releases-version.v1", releases_in, calls=True)
 INCIDENTS = MomentKind("incidents", "incidents.v1", "incidents-version.v1", incidents_in, calls=False)
-MOMENT_KINDS = (RELEASES, INCIDENTS)
+DECISIONS = MomentKind("decisions", "decisions.v1", "decisions-version.v1", decisions_in, calls=True)
+MOMENT_KINDS = (RELEASES, INCIDENTS, DECISIONS)
 
 
 def _norm(value: str) -> str:
@@ -156,6 +159,7 @@ class DeriveReport:
     likely_asides: int = 0  # ... and the turns of them found likely of a life
     releases: int = 0  # turns read now that did, reported or asked for a release or deploy (read.releases)
     incidents: int = 0  # ... and that reported a problem or said what caused it (read.incidents)
+    decisions: int = 0  # ... and that took, settled or wrote down a decision (read.decisions)
     seconds: float = 0.0
     refused: dict[str, int] = field(default_factory=dict)
 
@@ -481,7 +485,8 @@ def moments_version(store: Store, kind: MomentKind) -> str | None:
 def moments_of(store: Store, kind: MomentKind) -> list[Moment]:
     """The turns of coding agents' sessions that are moments of `kind` (RELEASES: that did, reported or asked for a
     release or deploy, `read.releases`; INCIDENTS: that reported a problem or said what caused it,
-    `read.incidents`), by session and turn; empty before the first derive."""
+    `read.incidents`; DECISIONS: that took, settled or wrote down a decision, `read.decisions`), by session and
+    turn; empty before the first derive."""
     rows = json.loads(store.get_meta(kind.key) or "[]")
     return [Moment(str(s), tuple(int(x) for x in seqs), ts, str(text)) for s, seqs, ts, text in rows]
 

@@ -27,38 +27,17 @@ from ..contract import ASSISTANT, INTERACTIVE, MEMORY, TYPED, Edge, EdgeSource, 
 from ..errors import NotFoundError, VyreError
 from ..store.graph import GraphEdit
 from ..store.sqlite import Store
-from ..text import content_words, project_name, stem
+from ..text import project_name
+from .decisions import READ_LIMIT, decided, topic_words, turn_sentences
 from .derive import attributions_of
 from .relations import KIN, PEOPLE_RELATIONS, display, is_name_token, is_stop, words
-from .trust import own_sentences
 
 __all__ = ["GraphReport", "apply_edits", "derive_graph", "edit_graph", "expand", "find_entity", "load_graph"]
 
 USER_ID = "user"
-READ_LIMIT = 10_000  # characters of a turn read for names and decisions
 EDIT_OPS = ("rename", "merge", "alias_add", "alias_remove", "delete", "pin")
 _PEOPLE_BAR = 0.5
 
-_DECISION = re.compile(
-    r"(?:\blet'?s\s+(?:go\s+with|use|do)|\bwe(?:'ll|\s+will)?\s+go\s+with|^\s*(?:ok(?:ay)?,?\s+|so,?:?\s+)?"
-    r"go\s+with|\bgoing\s+with|\bwe(?:'re|\s+are)?\s+going\s+with|\bwe\s+(?:have\s+)?decided\s+(?:to\s+|on\s+|that\s+)?"
-    r"|\bdecided\s+(?:to|on|against)|\bswitching\s+to|\bwe(?:'re|\s+are)?\s+switching\s+to|\bsettled\s+on"
-    r"|\bwe\s+drop|^\s*(?:so:?\s+)?drop|^[\s*>-]*decision(?:\s+summary|\s+log\s+updated)?\s*(?:\*\*)?\s*:(?:\*\*)?"
-    r"|\b(?:we're|we\s+are)\s+dropping"
-    # a reversal is a decision too, and the newer one on its topic: "revert to", "go back to", "stick with"
-    r"|\b(?:let'?s\s+|we(?:'ll|\s+will)?\s+|we(?:'re|\s+are)\s+)?(?:revert(?:ing)?|go(?:ing)?\s+back|switch(?:ing)?\s+back)"
-    r"\s+to|\b(?:let'?s|we(?:'ll|\s+will))\s+(?:keep|stick\s+with)|\bwe(?:'re|\s+are)\s+(?:keeping|sticking\s+with)"
-    r"|\breversing\s+(?:the\s+)?(?:decision|call)\s+(?:on|about))\s+",
-    re.I,
-)
-# A change of mind said in so many words ("X after all", "this supersedes Y", "reversing myself"): the sentence is
-# the newer decision on every topic it names, told by its first clause.
-_REVERSAL = re.compile(
-    r"\b(?:supersed(?:es|ing)|revers(?:es|ing)\s+(?:myself|ourselves|the|our|my|that|this)|after\s+all(?=\s*(?:[,.;!)]|$|\s+(?:and|but|so)\b))"
-    r"|changed\s+(?:my|our)\s+minds?|scratch\s+that|on\s+second\s+thought)",
-    re.I,
-)
-_NOT_A_DECISION = re.compile(r"\b(for the (afternoon|morning|evening)|for a bit|for now\?)\b|\?\s*$", re.I)
 _SPEECH = re.compile(
     r"\b([A-Za-z][\w'’-]+(?:\s+[A-Za-z][\w'’-]+)?)\s+(?:asked|asks|said|says|wants|wanted|thinks|mentioned|agreed|"
     r"suggested|pushed\s+back|signed\s+off|reviewed|approved|pinged|replied)\b"
@@ -68,16 +47,6 @@ _PERSON_AFTER = re.compile(r"\s+(?:is|was)\s+(?:our|their|your|my|the|a)\s+\w+|\
 _PERSON_BEFORE = re.compile(
     r"\b(?:contact|ask|asked|tell|told|ping|pinged|email|emailed|cc|thanks|with|from)\s+$", re.I
 )
-_GENERIC = frozenset(
-    stem(w)
-    for w in words(
-        "with that this then them they from have will would should could just also into onto over when what which "
-        "where there here make made using used stay stays keep kept now today first only same more less after before "
-        "decision decided summary log updated going let's lets drop dropped dropping switch switching revert reverting "
-        "back keep keeping stick sticking reversing choice option"
-    )
-)
-
 _WORK_RELATIONS = frozenset({"boss", "colleague", "client", "works_at"})
 _GENERIC_PROJECT = words(
     "invoice invoices spelling monitor service server client api app apps web website portal data dashboard "
@@ -238,20 +207,6 @@ def _fact_link(g: _Graph, f: Fact, src: str, relation: str, dst: str, user_name:
         g.nodes[dst].mentions += len(f.sources)
 
 
-def _sentences(t: Turn) -> list[str]:
-    text = t.text[:READ_LIMIT]
-    if t.kind == TYPED:
-        return [s.text for s in own_sentences(text)]
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip() and len(s) < 2000]
-
-
-def _topic_words(text: str) -> frozenset[str]:
-    """Stemmed key words, compounds split ("ROUND_HALF_EVEN" shares "round" and "half" with "half-up rounding")."""
-    return frozenset(
-        w for w in content_words(text) if len(w) >= 4 and w[0].isalpha() and w not in _GENERIC and not is_stop(w)
-    )
-
-
 @dataclass(frozen=True)
 class _Decision:
     project: str
@@ -263,36 +218,16 @@ class _Decision:
     by: str
 
 
-def _decided(sentence: str) -> tuple[str, frozenset[str]] | None:
-    """What a sentence decides and the topic words it decides on, or None when it decides nothing."""
-    if _NOT_A_DECISION.search(sentence):
-        return None
-    m = _DECISION.search(sentence)
-    if m is None:
-        r = _REVERSAL.search(sentence)
-        if r is None:
-            return None
-        clauses = re.split(r"[;:]\s", sentence[: r.start()].replace("`", "").replace("**", ""))
-        what = next((c.strip(" ,.;-—") for c in clauses if len(_topic_words(c)) >= 2), "")
-        return (what, _topic_words(sentence)) if what and len(what.split()) <= 30 else None
-    what = sentence[m.end() :].strip(" *:`-—").split("\n")[0]
-    what = re.split(r"(?<=[.;!])\s", what)[0].replace("`", "").replace("**", "").strip(" .;")
-    cue = m.group(0).lower()
-    what = ("drop " if "drop" in cue else "switch to " if "switch" in cue else "") + what
-    topic = _topic_words(what)
-    return (what, topic) if len(what) >= 3 and len(what.split()) <= 30 and topic else None
-
-
 def _decisions_in(t: Turn, project: str, user_name: str) -> list[_Decision]:
     out: list[_Decision] = []
-    sentences = _sentences(t)
+    sentences = turn_sentences(t)
     for i, sentence in enumerate(sentences):
-        decided = _decided(sentence)
-        if decided is None:
+        found = decided(sentence)
+        if found is None:
             continue
-        what, topic = decided
+        what, topic = found
         # the reason said beside a decision names what it replaces ("nobody opens the X. so: we drop Y")
-        reach = topic.union(*(_topic_words(s) for s in sentences[max(i - 1, 0) : i + 2]))
+        reach = topic.union(*(topic_words(s) for s in sentences[max(i - 1, 0) : i + 2]))
         by = user_name if t.kind == TYPED else "assistant"
         out.append(_Decision(project, what[:160], topic, reach, t, sentence[:500], by))
     return out

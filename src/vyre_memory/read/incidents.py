@@ -1,6 +1,6 @@
 """Incidents: the turns where something broke and was found out, kept as retrieval keys.
 
-"What caused the checkout errors in march", "which endpoint had the auth bug", "what was the flaky test": the
+"What caused the login errors last week", "which file had the timeout bug", "why did the nightly job crash": the
 answer is in the few turns that report the problem or say what caused it, while a search by the question's words
 finds every turn that mentions the code involved. A turn is an incident turn when:
 

@@ -4,7 +4,7 @@ A question about a release or an incident is answered by the few turns that did,
 search by the question's words finds the many turns that discuss one. The readers of those turns
 (`read.releases`, `read.incidents`) give each a `Moment`: its time and a short key text made here, of the versions
 it names, the project's name, the turn's opening words and what its session was asked first, so "the version that
-shipped the refund fix" or "what caused the checkout errors" finds it by the words of the work around it.
+shipped the search fix" or "what caused the login errors" finds it by the words of the work around it.
 
 Pure: no I/O, no clock.
 """

@@ -1,6 +1,6 @@
 """Releases and deploys: the turns where the work was shipped, kept as retrieval keys.
 
-"Which version shipped the refund fix", "what did we deploy last week", "when did we last release": the answer
+"Which version shipped the search fix", "what did we deploy last week", "when did we last release": the answer
 is in the few turns that did or reported a release, while a search by the question's words finds the many
 turns that discuss one. A turn is a release turn when:
 
@@ -172,7 +172,7 @@ def _reported(text: str) -> bool:
 
 def release_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> Moment | None:
     """The release `turn` does, reports or asks for, or None; `about(session)` (what its session was asked first,
-    asked only of a release) joins its key, so "the version that shipped the refund fix" finds the release of the
+    asked only of a release) joins its key, so "the version that shipped the search fix" finds the release of the
     session that fixed it."""
     if turn.kind == TOOL_CALL:
         said = _command(turn.text)

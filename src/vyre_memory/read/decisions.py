@@ -1,0 +1,159 @@
+"""Decisions: the sentences that decide something, and the turns kept as retrieval keys for them.
+
+"What did we choose for the job queue", "what did we decide about caching", "which database did we settle on": the
+answer is in the few turns where a choice was made, said or written down, while a search by the question's words
+finds every turn that discussed the options.
+
+- `decided(sentence)`: what a sentence decides and its topic words, from cue phrases ("let's go with", "we
+  decided", "switching to", "decision:", "we drop", "revert to", "stick with") or a change of mind said in so many
+  words ("reversing myself", "X after all", "this supersedes Y"); the graph's decisions (`read.graph`) are these.
+- `decision_in(turn)`: a turn is a decision turn when one of its sentences decides (`decided`) and does not
+  speak of the person's life ("we decided to move house" is no decision of the work), when the person settles a
+  choice in a word ("option C it is"), when the assistant says it recorded one ("recording the decision", "ADR 7
+  written"), or when a tool call writes or edits a decision record (a file under `adr/`, `decisions/` or
+  `rfcs/`, or named like `adr-0007.md`). Each becomes a `Moment` (`read.moments`): its time and its key text (the
+  versions it names, the project's name, the turn's opening and what its session was asked first). Only a coding
+  agent's sessions are read (`derive` passes those).
+
+Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from ..contract import ASSISTANT, TOOL_CALL, TYPED, Turn
+from ..text import content_words, stem
+from .asides import speaks_of_life
+from .moments import READ_CHARS, Moment, moment
+from .relations import is_stop, words
+from .trust import own_sentences
+
+__all__ = ["READ_LIMIT", "decided", "decision_in", "decisions_in", "topic_words", "turn_sentences"]
+
+READ_LIMIT = 10_000  # characters of a turn read for names and decisions
+SETTLED_CHARS = 1_500  # of a typed or assistant turn read for a decision kept as a key
+
+_DECISION = re.compile(
+    r"(?:\blet'?s\s+(?:go\s+with|use|do)|\bwe(?:'ll|\s+will)?\s+go\s+with|^\s*(?:ok(?:ay)?,?\s+|so,?:?\s+)?"
+    r"go\s+with|\bgoing\s+with|\bwe(?:'re|\s+are)?\s+going\s+with|\bwe\s+(?:have\s+)?decided\s+(?:to\s+|on\s+|that\s+)?"
+    r"|\bdecided\s+(?:to|on|against)|\bswitching\s+to|\bwe(?:'re|\s+are)?\s+switching\s+to|\bsettled\s+on"
+    r"|\bwe\s+drop|^\s*(?:so:?\s+)?drop|^[\s*>-]*(?:(?:ok(?:ay)?|so),?\s+)?decision(?:\s+summary|\s+log\s+updated)?\s*(?:\*\*)?\s*:(?:\*\*)?"
+    r"|\b(?:we're|we\s+are)\s+dropping"
+    # a reversal is a decision too, and the newer one on its topic: "revert to", "go back to", "stick with"
+    r"|\b(?:let'?s\s+|we(?:'ll|\s+will)?\s+|we(?:'re|\s+are)\s+)?(?:revert(?:ing)?|go(?:ing)?\s+back|switch(?:ing)?\s+back)"
+    r"\s+to|\b(?:let'?s|we(?:'ll|\s+will))\s+(?:keep|stick\s+with)|\bwe(?:'re|\s+are)\s+(?:keeping|sticking\s+with)"
+    r"|\breversing\s+(?:the\s+)?(?:decision|call)\s+(?:on|about))\s+",
+    re.I,
+)
+# A change of mind said in so many words ("X after all", "this supersedes Y", "reversing myself"): the sentence is
+# the newer decision on every topic it names, told by its first clause.
+_REVERSAL = re.compile(
+    r"\b(?:supersed(?:es|ing)|revers(?:es|ing)\s+(?:myself|ourselves|the|our|my|that|this)|after\s+all(?=\s*(?:[,.;!)]|$|\s+(?:and|but|so)\b))"
+    r"|changed\s+(?:my|our)\s+minds?|scratch\s+that|on\s+second\s+thought)",
+    re.I,
+)
+_NOT_A_DECISION = re.compile(r"\b(for the (afternoon|morning|evening)|for a bit|for now\?)\b|\?\s*$", re.I)
+_GENERIC = frozenset(
+    stem(w)
+    for w in words(
+        "with that this then them they from have will would should could just also into onto over when what which "
+        "where there here make made using used stay stays keep kept now today first only same more less after before "
+        "decision decided summary log updated going let's lets drop dropped dropping switch switching revert reverting "
+        "back keep keeping stick sticking reversing choice option"
+    )
+)
+
+
+def turn_sentences(t: Turn) -> list[str]:
+    """The sentences of a turn read for decisions: a typed turn's own (`read.trust`), any other's by punctuation."""
+    text = t.text[:READ_LIMIT]
+    if t.kind == TYPED:
+        return [s.text for s in own_sentences(text)]
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip() and len(s) < 2000]
+
+
+def topic_words(text: str) -> frozenset[str]:
+    """Stemmed key words, compounds split ("MAX_RETRY_COUNT" shares "retry" and "count" with "retry-count limit")."""
+    return frozenset(
+        w for w in content_words(text) if len(w) >= 4 and w[0].isalpha() and w not in _GENERIC and not is_stop(w)
+    )
+
+
+def decided(sentence: str) -> tuple[str, frozenset[str]] | None:
+    """What a sentence decides and the topic words it decides on, or None when it decides nothing."""
+    if _NOT_A_DECISION.search(sentence):
+        return None
+    m = _DECISION.search(sentence)
+    if m is None:
+        r = _REVERSAL.search(sentence)
+        if r is None:
+            return None
+        clauses = re.split(r"[;:]\s", sentence[: r.start()].replace("`", "").replace("**", ""))
+        what = next((c.strip(" ,.;-—") for c in clauses if len(topic_words(c)) >= 2), "")
+        return (what, topic_words(sentence)) if what and len(what.split()) <= 30 else None
+    what = sentence[m.end() :].strip(" *:`-—").split("\n")[0]
+    what = re.split(r"(?<=[.;!])\s", what)[0].replace("`", "").replace("**", "").strip(" .;")
+    cue = m.group(0).lower()
+    what = ("drop " if "drop" in cue else "switch to " if "switch" in cue else "") + what
+    topic = topic_words(what)
+    return (what, topic) if len(what) >= 3 and len(what.split()) <= 30 and topic else None
+
+
+# the person settles a choice in a word: "option C it is.", "chromium it is"; not "yes it is", "that's how it is"
+_SETTLED = re.compile(
+    r"(?:^|[.!?,;:]\s+)(?!(?:yes|no|so|here|there|that|this|what|how|well|maybe|sure|as|if|where|when|which|who)\b)"
+    r"[\w.+#/-]+(?: [\w.+#/-]+)? it is\s*(?:[.!,;]|$)",
+    re.I | re.M,
+)
+# the assistant says it wrote one down
+_RECORDED = re.compile(
+    r"\b(?:record(?:ing|ed)? the decision|decision (?:recorded|logged|written)"
+    r"|(?:adr|rfc)[\w-]* (?:written|recorded|updated|accepted))\b",
+    re.I,
+)
+# a tool call that writes or edits a decision record
+_RECORD_FILE = re.compile(
+    r"^(?:Write|Edit|MultiEdit)\nfile_path: (?:\S*/)?(?:(?:adrs?|decisions?|decision[-_]log|rfcs?)(?:/|[-_.])\S*"
+    r"|(?:adr|rfc)[-_]?\d+\S*)",
+    re.I,
+)
+
+
+# a word without which no rule above can match: most turns are passed over by it alone
+_ANY_CUE = re.compile(
+    r"decid|decision|let'?s|\bgo(?:ing)?\s+(?:with|back)|switch|settled|drop|revers|revert|keep|stick|supersed"
+    r"|after\s+all|changed\s+(?:my|our)\s+mind|scratch\s+that|second\s+thought|\bit\s+is\b|record|adr|rfc",
+    re.I,
+)
+
+
+def decision_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> Moment | None:
+    """The decision `turn` takes, settles, reports recorded or writes down, or None; `about(session)` (what its
+    session was asked first, asked only of a decision) joins its key."""
+    if turn.kind == TOOL_CALL:
+        # its output's passage carries the call: the turn after it
+        written = _RECORD_FILE.match(turn.text) is not None
+        return moment(turn, (turn.seq, turn.seq + 1), turn.text[:READ_CHARS], about) if written else None
+    if turn.kind not in (TYPED, ASSISTANT) or not _ANY_CUE.search(turn.text[:READ_LIMIT]):
+        return None
+    said = turn.text[:SETTLED_CHARS]
+    found = (
+        _SETTLED.search(said) is not None
+        or (turn.kind == ASSISTANT and _RECORDED.search(said) is not None)
+        # a change of mind is a decision turn though its sentence may not say what it changes to; one of the
+        # person's life ("we decided to move house") is no decision of the work
+        or any(
+            (decided(s) or _REVERSAL.search(s)) and not speaks_of_life(s)
+            for s in turn_sentences(turn)
+            if len(s) < SETTLED_CHARS
+        )
+    )
+    return moment(turn, (turn.seq,), said[:READ_CHARS], about) if found else None
+
+
+def decisions_in(turns: Iterable[Turn], about: Callable[[str], str]) -> list[Moment]:
+    """The decisions in `turns`, in their order; `about(session)` says what a session was asked first."""
+    found = (decision_in(t, about) for t in turns)
+    return [m for m in found if m is not None]

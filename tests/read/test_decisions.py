@@ -1,0 +1,69 @@
+"""Which turns took, settled or wrote down a decision (`read.decisions`), and their keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from vyre_memory.contract import ASSISTANT, TOOL_CALL, TOOL_OUTPUT, TYPED, Turn
+from vyre_memory.read.decisions import decided, decision_in, decisions_in
+
+CWD = "/home/sam/code/shop-api"
+
+
+def _turn(kind: str, text: str, seq: int = 4, session: str = "s1") -> Turn:
+    return Turn(1, session, seq, ("u1",), "user", kind, "", text, "2026-10-02T09:00:00.000Z", "interactive", CWD)
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        (TYPED, "ok let's go with postgres for the queue, redis is one more thing to run"),
+        (TYPED, "wkhtmltopdf is dead, fpdf means rewriting every template. headless chromium it is."),
+        (TYPED, "ok, decision: move the app to fargate and drop the old VMs"),
+        (TYPED, "ok reversing myself, integer cents after all"),
+        (TYPED, "we decided to keep the monolith for now"),
+        (ASSISTANT, "Recording the decision in the docs and scaffolding the service."),
+        (ASSISTANT, "ADR-0007 written (accepted): amounts are integer minor units."),
+        (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/docs/adr/0007-money.md\ncontent: # ADR 0007: Money"),
+        (TOOL_CALL, "Edit\nfile_path: /home/sam/code/shop-api/docs/decisions.md\nold_string: a\nnew_string: b"),
+        (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/rfcs/RFC-014-currency.md\ncontent: # RFC-014"),
+    ],
+)
+def test_a_decision_taken_settled_or_written_down_is_kept(kind: str, text: str) -> None:
+    found = decision_in(_turn(kind, text), lambda session: "pick a queue for the order emails")
+    assert found is not None and found.seqs == ((4, 5) if kind == TOOL_CALL else (4,))  # a call's output: the next
+    assert "shop-api" in found.text and "pick a queue" in found.text  # the project, what was asked first
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        (TYPED, "what are the options for the queue?"),
+        (TYPED, "yes it is."),  # an answer, not a choice
+        (TYPED, "that's how it is with legacy code"),
+        (TYPED, "add the index to the orders table"),
+        (ASSISTANT, "Added the index; the query now takes 4 ms."),
+        (ASSISTANT, "The ADR template has five sections."),
+        (TOOL_CALL, "Read\nfile_path: /home/sam/code/shop-api/docs/adr/0007-money.md"),
+        (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/src/orders.py\ncontent: import os"),
+        (TOOL_CALL, "Bash\ncommand: cat docs/adr/0007-money.md"),
+        (TOOL_OUTPUT, "# ADR 0007: Money rounding\nStatus: accepted"),
+    ],
+)
+def test_other_turns_are_not(kind: str, text: str) -> None:
+    assert decision_in(_turn(kind, text)) is None
+
+
+def test_decided_says_what_and_on_which_topic() -> None:
+    what, topic = decided("ok, decision: move the app to fargate") or ("", frozenset())
+    assert what == "move the app to fargate" and "fargate" in topic
+    assert decided("should we go with fargate?") is None  # a question decides nothing
+
+
+def test_decisions_in_keeps_their_order() -> None:
+    turns = [
+        _turn(TYPED, "let's go with chromium for the pdfs", 1, "a"),
+        _turn(ASSISTANT, "Added the renderer.", 2, "a"),
+        _turn(TOOL_CALL, "Write\nfile_path: /x/docs/adr/0001-pdf.md\ncontent: # 0001", 3, "a"),
+    ]
+    assert [m.seqs for m in decisions_in(turns, lambda session: "")] == [(1,), (3, 4)]
