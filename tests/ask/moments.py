@@ -23,6 +23,12 @@ def session(root: Path, cwd: str, name: str, day: int) -> TranscriptWriter:
     return TranscriptWriter(folder / f"{name}.jsonl", cwd, start=datetime(2026, 10, day, 9, 0, tzinfo=UTC))
 
 
+def subagent(parent: TranscriptWriter, agent_id: str) -> TranscriptWriter:
+    """A subagent of the `parent` session, written where Claude Code writes one (`<session>/subagents/`)."""
+    path = parent.path.parent / parent.session_id / "subagents" / f"agent-{agent_id}.jsonl"
+    return TranscriptWriter(path, parent.cwd, session_id=parent.session_id, start=parent.start, agent_id=agent_id)
+
+
 def memory_of(tmp_path: Path, history: Callable[[Path], None]) -> Iterator[Memory]:
     """A store in `tmp_path` of the sessions `history` writes under `tmp_path / "projects"`."""
     history(tmp_path / "projects")

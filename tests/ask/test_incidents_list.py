@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.ask.moments import ADMIN, SHOP, brought_by, derives_the_same, memory_of, session
+from tests.ask.moments import ADMIN, SHOP, brought_by, derives_the_same, memory_of, session, subagent
 
 from vyre_memory import Memory
 from vyre_memory.read.derive import INCIDENTS, moments_of
@@ -73,3 +73,14 @@ def test_an_incremental_derive_keeps_what_a_full_one_finds_and_an_old_store_is_d
     more.user("the nightly report job throws an exception on empty days")
     more.assistant("There it is: the job divides by the day's order count.")
     assert derives_the_same(memory, INCIDENTS, tmp_path / "projects") == 6
+
+
+def test_a_subagents_incident_is_keyed_by_its_brief(memory: Memory, tmp_path: Path) -> None:
+    parent = session(tmp_path / "projects", SHOP, "nightly", 20)
+    parent.user("look into the nightly job, send a helper")
+    helper = subagent(parent, "a1b2c3d4e5f6a7b8c")
+    helper.user("Find why the nightly stock sync stops halfway through the catalogue.")
+    helper.assistant("Found it: the sync stops at the first product without a supplier code.")
+    memory.ingest([tmp_path / "projects"])
+    found = [m.text for m in moments_of(memory.store, INCIDENTS) if "Found it: the sync" in m.text]
+    assert found and "nightly stock sync stops halfway" in found[0]  # the brief is what its session was asked

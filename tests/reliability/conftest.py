@@ -61,6 +61,7 @@ class TranscriptWriter:
     start: datetime = field(default_factory=lambda: datetime(2026, 10, 1, 9, 0, tzinfo=UTC))
     parent: str | None = None
     written: list[dict[str, Any]] = field(default_factory=list)
+    agent_id: str | None = None  # a subagent's: its records are a sidechain (write it under subagents/)
 
     def _append(self, rtype: str, message: dict[str, Any]) -> dict[str, Any]:
         uid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{self.session_id}/{len(self.written)}"))
@@ -79,6 +80,8 @@ class TranscriptWriter:
             "version": "2.1.248",
             "gitBranch": "main",
         }
+        if self.agent_id is not None:
+            record["isSidechain"], record["agentId"] = True, self.agent_id
         if rtype == "assistant":
             record["requestId"] = f"req_{uid[:12]}"
         self.path.parent.mkdir(parents=True, exist_ok=True)

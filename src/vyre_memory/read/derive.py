@@ -51,7 +51,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..contract import AGENT_FORMATS, ASSISTANT, THINKING, TOOL_CALL, TYPED, FactSource, Turn
+from ..contract import AGENT_FORMATS, AGENT_PROMPT, ASSISTANT, THINKING, TOOL_CALL, TYPED, FactSource, Turn
 from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .asides import speaks_of_life
@@ -472,8 +472,11 @@ def _store_moments(store: Store, read: list[Turn], after: int, report: DeriveRep
 
 
 def _first_request(store: Store, session: str) -> str:
-    """What the person typed first in `session` (within its first FIRST_REACH turns), or ""."""
-    return next((t.text for t in store.turns(session, start=0, end=FIRST_REACH) if t.kind == TYPED), "")
+    """What the person typed first in `session` (within its first FIRST_REACH turns); in a subagent's session, where
+    the person types nothing, the brief it was given; or ""."""
+    opening = store.turns(session, start=0, end=FIRST_REACH)
+    typed = next((t.text for t in opening if t.kind == TYPED), None)
+    return typed if typed is not None else next((t.text for t in opening if t.kind == AGENT_PROMPT), "")
 
 
 def moments_version(store: Store, kind: MomentKind) -> str | None:
