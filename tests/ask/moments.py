@@ -1,5 +1,5 @@
-"""What the releases and incidents list tests share: two projects' sessions written as real transcripts, a store
-built from them, and the passages one list brought."""
+"""What the releases, incidents and decisions list tests share: two projects' sessions written as real
+transcripts, a store built from them, and the passages one list brought."""
 
 from __future__ import annotations
 

@@ -77,3 +77,14 @@ def test_an_incremental_derive_keeps_what_a_full_one_finds_and_an_old_store_is_d
     more = session(tmp_path / "projects", SHOP, "more", 20)
     more.user("ok, decision: the queue keeps 30 days of sent emails")
     assert derives_the_same(memory, DECISIONS, tmp_path / "projects") == kept + 1
+
+
+def test_the_last_decision_about_a_topic_is_found_by_its_words_not_by_being_newest(
+    memory: Memory, tmp_path: Path
+) -> None:
+    for i in range(10):  # newer decisions about other things
+        other = session(tmp_path / "projects", SHOP, f"colours{i}", 20)
+        other.user(f"let's go with palette {i} for the report charts")
+    memory.ingest([tmp_path / "projects"])
+    found = "\n".join(_decisions(memory, "what did we last decide for the email queue?"))
+    assert "postgres table it is" in found

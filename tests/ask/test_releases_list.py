@@ -103,3 +103,18 @@ def test_a_release_command_with_nothing_said_after_it_is_kept(memory: Memory, tm
     alone.tool_result(call, "released 1.5.2")
     memory.ingest([tmp_path / "projects"])
     assert any("make release VERSION=1.5.2" in r.text for r in moments_of(memory.store, RELEASES))
+
+
+def test_a_release_command_run_beside_another_points_to_its_own_output(memory: Memory, tmp_path: Path) -> None:
+    both = session(tmp_path / "projects", SHOP, "both", 21)
+    both.user("tag 1.6.0 and check the disk meanwhile")
+    tag = both.tool_use("Bash", {"command": "git tag -a v1.6.0 -m 'shop-api 1.6.0' && git push origin v1.6.0"})
+    disk = both.tool_use("Bash", {"command": "df -h"})
+    both.tool_result(tag, "tagged v1.6.0")  # parallel calls: both outputs come after both calls
+    both.tool_result(disk, "/dev/sda1 40G 12G 28G 30% /")
+    memory.ingest([tmp_path / "projects"])
+    kept = [m for m in moments_of(memory.store, RELEASES) if "git tag -a v1.6.0" in m.text]
+    turns = {t.seq: t for t in memory.store.turns(kept[0].session)}
+    assert [turns[s].kind for s in kept[0].seqs] == ["tool_call", "tool_output"]
+    assert "tagged v1.6.0" in turns[kept[0].seqs[1]].text
+    assert any("tagged v1.6.0" in t for t in _released(memory, "when did we release 1.6.0?"))

@@ -8,10 +8,16 @@ from vyre_memory.read.asides import WITHHELD, personal_question, withhold_person
 
 ASIDES_WITH_WORK = [
     ("nice. have to pick up noor, my wife, at 5 so let's wrap up. tag it as v3.2.0 and deploy", "noor", "v3.2.0"),
-    ("my son tobin starts school monday so i'm off early. the export is slow, look at app/export.py", "tobin",
-     "app/export.py"),
-    ("have to leave at 4 to walk pickle, my whippet. the webhook retry in hooks/retry.py is broken", "pickle",
-     "hooks/retry.py"),
+    (
+        "my son tobin starts school monday so i'm off early. the export is slow, look at app/export.py",
+        "tobin",
+        "app/export.py",
+    ),
+    (
+        "have to leave at 4 to walk pickle, my whippet. the webhook retry in hooks/retry.py is broken",
+        "pickle",
+        "hooks/retry.py",
+    ),
     ("we finally moved to 14 quarry row! can you rerun the failing test?", "quarry", "failing test"),
     ("Ines is visiting so I'll push the fix tomorrow", "ines", "push the fix"),
     ("the cache_key helper is wrong; my dad is in hospital again", "hospital", "cache_key"),

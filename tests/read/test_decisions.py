@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from vyre_memory.contract import ASSISTANT, TOOL_CALL, TOOL_OUTPUT, TYPED, Turn
-from vyre_memory.read.decisions import decided, decision_in, decisions_in
+from vyre_memory.read.decisions import decided, decision_in
+from vyre_memory.read.moments import moments_in
 
 CWD = "/home/sam/code/shop-api"
 
@@ -31,7 +32,7 @@ def _turn(kind: str, text: str, seq: int = 4, session: str = "s1") -> Turn:
 )
 def test_a_decision_taken_settled_or_written_down_is_kept(kind: str, text: str) -> None:
     found = decision_in(_turn(kind, text), lambda session: "pick a queue for the order emails")
-    assert found is not None and found.seqs == ((4, 5) if kind == TOOL_CALL else (4,))  # a call's output: the next
+    assert found is not None and found.seqs == (4,)  # derive pairs a call with its output
     assert "shop-api" in found.text and "pick a queue" in found.text  # the project, what was asked first
 
 
@@ -60,10 +61,37 @@ def test_decided_says_what_and_on_which_topic() -> None:
     assert decided("should we go with fargate?") is None  # a question decides nothing
 
 
-def test_decisions_in_keeps_their_order() -> None:
+def test_the_decisions_of_turns_keep_their_order() -> None:
     turns = [
         _turn(TYPED, "let's go with chromium for the pdfs", 1, "a"),
         _turn(ASSISTANT, "Added the renderer.", 2, "a"),
         _turn(TOOL_CALL, "Write\nfile_path: /x/docs/adr/0001-pdf.md\ncontent: # 0001", 3, "a"),
     ]
-    assert [m.seqs for m in decisions_in(turns, lambda session: "")] == [(1,), (3, 4)]
+    assert [m.seqs for m in moments_in(decision_in, turns, lambda session: "")] == [(1,), (3,)]
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        (ASSISTANT, "Let's use `grep` to find the callers."),  # the assistant's own next step
+        (ASSISTANT, "Switching to the tests directory to run them."),
+        (TYPED, "whatever it is, ship the fix"),
+        (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/src/ml/decision_tree.py\ncontent: import numpy"),
+        (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/pkg/timeutil/rfc3339.go\ncontent: package timeutil"),
+    ],
+)
+def test_what_only_sounds_like_one_is_not(kind: str, text: str) -> None:
+    assert decision_in(_turn(kind, text)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["let's go with option 2", "go with B", "we decided on jwt", "let's use uv for the lockfile"],
+)
+def test_a_short_choice_is_one_though_its_topic_is_short(text: str) -> None:
+    assert decision_in(_turn(TYPED, text)) is not None
+
+
+def test_only_the_opening_is_read_so_the_key_names_the_decision() -> None:
+    late = "Updated the docs and the changelog. " * 60 + "We decided to keep the old flag."
+    assert decision_in(_turn(ASSISTANT, late)) is None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from vyre_memory.contract import ASSISTANT, TOOL_CALL, TOOL_OUTPUT, TYPED, Turn
-from vyre_memory.read.incidents import incident_in, incidents_in
+from vyre_memory.read.incidents import incident_in
+from vyre_memory.read.moments import moments_in
 
 CWD = "/home/sam/code/shop-api"
 
@@ -46,7 +47,7 @@ def test_the_assistant_saying_what_the_matter_is_is_an_incident(text: str) -> No
         "getting 500 errors on /v1/orders when the cart is empty",
         "ci has been flaky since last week, TestRender fails 1 in 10",
         "prod is down, the health check keeps timing out",
-        "Traceback (most recent call last):\n  File \"app.py\", line 3",
+        'Traceback (most recent call last):\n  File "app.py", line 3',
         "marcus says we had an outage on saturday night, can you look at the logs",
         "the nightly job throws an exception on the first row",
         "error spikes on the payments dashboard every ten minutes",
@@ -79,7 +80,7 @@ def test_only_the_opening_is_read() -> None:
     assert incident_in(_turn(ASSISTANT, late)) is None
 
 
-def test_incidents_in_keeps_their_order_each_with_its_sessions_first_request() -> None:
+def test_the_incidents_of_turns_keep_their_order_each_with_its_sessions_first_request() -> None:
     def about(session: str) -> str:
         return f"first request of {session}"
 
@@ -89,6 +90,41 @@ def test_incidents_in_keeps_their_order_each_with_its_sessions_first_request() -
         _turn(ASSISTANT, "Added the header row.", 3, "a"),
         _turn(ASSISTANT, "Root cause: the worker runs the scheduler too.", 1, "b"),
     ]
-    found = incidents_in(turns, about)
+    found = moments_in(incident_in, turns, about)
     assert [(m.session, m.seqs) for m in found] == [("a", (1,)), ("a", (2,)), ("b", (1,))]
     assert "first request of b" in found[2].text
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        (ASSISTANT, "That's a good question. The retry count lives in the config."),
+        (ASSISTANT, "This is the updated version of the file."),
+        (ASSISTANT, "That's it! All 42 tests pass now."),
+        (ASSISTANT, "Confirmed, the deployment is live."),
+        (TYPED, "add error handling so it returns a 400 error"),
+        (TYPED, "the function should throw an exception if the id is missing"),
+        (TYPED, "add a regression test for the empty cart"),
+        (TYPED, "create an incident report template in docs/"),
+        (TYPED, "my dad had a health incident last week, I'll be slow to reply"),  # the person's life
+    ],
+)
+def test_what_only_sounds_like_one_is_not(kind: str, text: str) -> None:
+    assert incident_in(_turn(kind, text)) is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        (ASSISTANT, "I found the bug. The parser drops the last line."),
+        (ASSISTANT, "Turns out the cron runs twice because both pods start it."),
+        (TYPED, "login doesn't work anymore after the upgrade"),
+        (TYPED, "the settings page won't load on safari"),
+        (TYPED, "i get a 404 on /api/orders"),
+        (TYPED, "it crashes on startup since this morning"),
+        (TYPED, "npm install fails with EACCES"),
+        (TYPED, "when I open the dashboard it is crashing"),
+    ],
+)
+def test_more_ways_of_saying_one_are(kind: str, text: str) -> None:
+    assert incident_in(_turn(kind, text)) is not None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from vyre_memory.contract import ASSISTANT, TOOL_CALL, TOOL_OUTPUT, TYPED, Turn
-from vyre_memory.read.releases import release_in, releases_in
+from vyre_memory.read.moments import moments_in
+from vyre_memory.read.releases import release_in
 
 CWD = "/home/sam/code/shop-api"
 
@@ -52,7 +53,7 @@ def _bash(command: str) -> Turn:
 )
 def test_a_command_that_releases_or_deploys_is_a_release(command: str) -> None:
     found = release_in(_bash(command))
-    assert found is not None and found.seqs == (4, 5)  # the call and its output
+    assert found is not None and found.seqs == (4,)  # derive pairs it with its output (tool_output_seq)
     assert "shop-api" in found.text and command.split()[0] in found.text
 
 
@@ -137,8 +138,8 @@ def test_reports_and_requests_are_releases_and_their_key_names_the_version() -> 
         assert release_in(_turn(TYPED, asked)) is not None
 
 
-def test_releases_in_keeps_the_turns_order() -> None:
+def test_the_releases_of_turns_keep_their_order() -> None:
     turns = [_turn(TYPED, "deploy it", 1), _turn(TYPED, "thanks", 2), _bash("make release")]
-    found = releases_in(turns, {"s1": "fix the refund webhook"}.__getitem__)
-    assert [r.seqs for r in found] == [(1,), (4, 5)]
+    found = moments_in(release_in, turns, {"s1": "fix the refund webhook"}.__getitem__)
+    assert [r.seqs for r in found] == [(1,), (4,)]
     assert all(r.text.endswith("fix the refund webhook") for r in found)  # what the session was for

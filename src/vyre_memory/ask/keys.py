@@ -8,10 +8,11 @@ says only that thing scores high, and a hit on the key retrieves the turns it po
     record keys    one per personal fact mention (who, the relation in words, the value, the sentence it was
                    read from) and one per decision the graph holds (the decision, its project, its sentence),
                    each with its time and its source turn
-    moment keys    one per turn that did, reported or asked for a release or deploy (read.releases), and one
-                   per turn that reported a problem or said what caused it (read.incidents): the versions it
-                   names, its project, its opening, its session's first request (read.moments), with its time
-                   and the turns it points to
+    moment keys    one per turn that did, reported or asked for a release or deploy (read.releases), one per
+                   turn that reported a problem or said what caused it (read.incidents), and one per turn that
+                   took, settled or wrote down a decision (read.decisions): the versions it names, its project,
+                   its opening, its session's first request (read.moments), with its time and the turns it
+                   points to
 
 Guarantees:
 - keys are derived from the store (turns, facts, the graph) and grown or rebuilt when those change; nothing
@@ -282,8 +283,8 @@ def moment_words(text: str) -> list[str]:
 
 
 class MomentKeys:
-    """Keys for the moments of one kind derive kept (`read.derive.moments_of`: releases, incidents), rebuilt when
-    they change; held oldest first."""
+    """Keys for the moments of one kind derive kept (`read.derive.moments_of`: releases, incidents, decisions),
+    rebuilt when they change; held oldest first."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

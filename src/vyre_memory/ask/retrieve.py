@@ -7,6 +7,7 @@ question over the same corpus gives the same ranking; `context.thread` only ever
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -31,7 +32,6 @@ from ..read.derive import (
     LIKELY_ASIDES_KEY,
     MOMENT_KINDS,
     RELEASES,
-    MomentKind,
     aside_replies_of,
     asides_of,
     moments_of,
@@ -332,29 +332,36 @@ class Retriever:
                     lists.append((cfg.asides_weight * share, found_asides, "asides"))
         key_words = [w for t in terms or [question] for w in tokens(t)]
         allowed: frozenset[str] | None = None
+        # per kind of moment: whether the question is about one, whether the newest fill a list the words leave short
+        # (it asks for a release, "what did we ship", not of something a release did), and whether the newest come
+        # first ("when did we last deploy"; "what did we last decide about X" is found by its words, among equals
+        # the newest)
+        newest = u.wants_current or bool(_LAST.search(question.lower()))
         moment_lists = (
-            (RELEASES, cfg.releases_weight, cfg.releases_limit, u.about_release, u.qclass == "deploy", "releases"),
-            (INCIDENTS, cfg.incidents_weight, cfg.incidents_limit, u.about_incident, False, "incidents"),
+            (RELEASES, cfg.releases_weight, cfg.releases_limit, u.about_release, u.qclass == "deploy", newest),
+            (INCIDENTS, cfg.incidents_weight, cfg.incidents_limit, u.about_incident, False, False),
             # a work decision: the person's own life ("when did we move house") is no decision of the work
-            (
-                DECISIONS,
-                cfg.decisions_weight,
-                cfg.decisions_limit,
-                u.about_decision and not personal,
-                False,
-                "decisions",
-            ),
+            (DECISIONS, cfg.decisions_weight, cfg.decisions_limit, u.about_decision and not personal, False, False),
         )
-        for moment, weight, limit, about, fill, name in moment_lists:
+        for of_kind, weight, limit, about, fill, newest_first in moment_lists:
             if weight and about:
                 if allowed is None:
                     allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
-                # fill: it asks for a release ("what did we ship"), not of something a release did
-                found_moments = self._moments(
-                    moment, terms or [question], allowed, horizon, since, until, u, limit, fill
+                held = self.moment_keys[of_kind.key].refresh(
+                    moments_version(self.store, of_kind), functools.partial(moments_of, self.store, of_kind)
+                )
+                found_moments = held.search(
+                    moment_words(" ".join(terms or [question])),
+                    allowed,
+                    horizon,
+                    since=since,
+                    until=until,
+                    newest_first=newest_first,
+                    limit=limit,
+                    fill=fill,
                 )
                 ids = self.store.passage_ids_for_turns(found_moments, scope)
-                lists.append((weight, [(pid, 1.0) for pid in ids], name))
+                lists.append((weight, [(pid, 1.0) for pid in ids], of_kind.name))
         if cfg.keys_weight:
             if allowed is None:  # a moments list may have read them already
                 allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
@@ -479,34 +486,6 @@ class Retriever:
         kept = self.directory.refresh(self.store).keep(self.store, scope, held[1], until=horizon)
         # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
         return self._nearest_among(cache, query, kept, k, exact=False)
-
-    def _moments(
-        self,
-        kind: MomentKind,
-        terms: Sequence[str],
-        allowed: frozenset[str],
-        horizon: str,
-        since: str | None,
-        until: str | None,
-        u: Understanding,
-        limit: int,
-        fill: bool,
-    ) -> list[tuple[str, int]]:
-        """The turns of the best moments of `kind` (`read.derive.moments_of`) for the question's words, in its
-        window when any moment is, newest first for "last", "latest" or "now"."""
-        keys = self.moment_keys[kind.key].refresh(
-            moments_version(self.store, kind), lambda: moments_of(self.store, kind)
-        )
-        return keys.search(
-            moment_words(" ".join(terms)),
-            allowed,
-            horizon,
-            since=since,
-            until=until,
-            newest_first=u.wants_current or bool(_LAST.search(u.question.lower())),
-            limit=limit,
-            fill=fill,
-        )
 
     def _aside_replies(self) -> dict[tuple[str, int], frozenset[str]]:
         """`aside_replies_of`, read again when a derive changed it."""

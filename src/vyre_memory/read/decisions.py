@@ -21,7 +21,8 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from dataclasses import replace
 
 from ..contract import ASSISTANT, TOOL_CALL, TYPED, Turn
 from ..text import content_words, stem
@@ -30,10 +31,10 @@ from .moments import READ_CHARS, Moment, moment
 from .relations import is_stop, words
 from .trust import own_sentences
 
-__all__ = ["READ_LIMIT", "decided", "decision_in", "decisions_in", "topic_words", "turn_sentences"]
+__all__ = ["READ_LIMIT", "decided", "decision_in", "topic_words", "turn_sentences"]
 
 READ_LIMIT = 10_000  # characters of a turn read for names and decisions
-SETTLED_CHARS = 1_500  # of a typed or assistant turn read for a decision kept as a key
+SETTLED_CHARS = 1_500  # of a typed or assistant turn read for a decision kept as a key (its opening)
 
 _DECISION = re.compile(
     r"(?:\blet'?s\s+(?:go\s+with|use|do)|\bwe(?:'ll|\s+will)?\s+go\s+with|^\s*(?:ok(?:ay)?,?\s+|so,?:?\s+)?"
@@ -103,7 +104,7 @@ def decided(sentence: str) -> tuple[str, frozenset[str]] | None:
 
 # the person settles a choice in a word: "option C it is.", "chromium it is"; not "yes it is", "that's how it is"
 _SETTLED = re.compile(
-    r"(?:^|[.!?,;:]\s+)(?!(?:yes|no|so|here|there|that|this|what|how|well|maybe|sure|as|if|where|when|which|who)\b)"
+    r"(?:^|[.!?,;:]\s+)(?!(?:yes|no|so|here|there|that|this|what|whatever|how|well|maybe|sure|as|if|where|when|which|who)\b)"
     r"[\w.+#/-]+(?: [\w.+#/-]+)? it is\s*(?:[.!,;]|$)",
     re.I | re.M,
 )
@@ -113,12 +114,13 @@ _RECORDED = re.compile(
     r"|(?:adr|rfc)[\w-]* (?:written|recorded|updated|accepted))\b",
     re.I,
 )
-# a tool call that writes or edits a decision record
-_RECORD_FILE = re.compile(
-    r"^(?:Write|Edit|MultiEdit)\nfile_path: (?:\S*/)?(?:(?:adrs?|decisions?|decision[-_]log|rfcs?)(?:/|[-_.])\S*"
-    r"|(?:adr|rfc)[-_]?\d+\S*)",
-    re.I,
-)
+# a decision record: a document under adr/, decisions/ or rfcs/, or named like one ("adr-0007.md", "RFC-014-x.md")
+_RECORD_PART = re.compile(r"^(?:adrs?|decisions?|decision[-_]log|rfcs?)(?:$|[-_.\d])", re.I)
+_DOCUMENT = re.compile(r"\.(?:md|markdown|rst|adoc|txt)$", re.I)
+_FILE_PATH = re.compile(r"^file_path: (\S+)", re.M)
+_WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "apply_patch"})
+# what the assistant says of a decision taken, not of its own next step ("let's use grep to find the callers")
+_REPORTS = re.compile(r"\b(?:decid\w*|decision|settled|chose|chosen|agreed)\b", re.I)
 
 
 # a word without which no rule above can match: most turns are passed over by it alone
@@ -129,31 +131,34 @@ _ANY_CUE = re.compile(
 )
 
 
+def _decides(sentence: str) -> bool:
+    """Whether a sentence takes a decision or changes one (its cue is enough: the key names its topic), and not one
+    of the person's life ("we decided to move house" is no decision of the work)."""
+    cue = decided(sentence) or _DECISION.search(sentence) or _REVERSAL.search(sentence)
+    return bool(cue) and not _NOT_A_DECISION.search(sentence) and not speaks_of_life(sentence)
+
+
+def _writes_record(turn: Turn) -> bool:
+    """Whether a tool call writes or edits a decision record."""
+    head = turn.text.split("\n", 1)[0].strip()
+    if head not in _WRITE_TOOLS and turn.tool_name not in _WRITE_TOOLS:
+        return False
+    paths = [*turn.paths, *_FILE_PATH.findall(turn.text[:READ_CHARS])]
+    return any(_DOCUMENT.search(p) and any(_RECORD_PART.match(part) for part in p.split("/")) for p in paths)
+
+
 def decision_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> Moment | None:
     """The decision `turn` takes, settles, reports recorded or writes down, or None; `about(session)` (what its
-    session was asked first, asked only of a decision) joins its key."""
+    session was asked first, asked only of a decision) joins its key. Only a turn's opening is read, so the key
+    (its opening) names the decision."""
     if turn.kind == TOOL_CALL:
-        # its output's passage carries the call: the turn after it
-        written = _RECORD_FILE.match(turn.text) is not None
-        return moment(turn, (turn.seq, turn.seq + 1), turn.text[:READ_CHARS], about) if written else None
-    if turn.kind not in (TYPED, ASSISTANT) or not _ANY_CUE.search(turn.text[:READ_LIMIT]):
-        return None
+        return moment(turn, (turn.seq,), turn.text[:READ_CHARS], about) if _writes_record(turn) else None
     said = turn.text[:SETTLED_CHARS]
-    found = (
-        _SETTLED.search(said) is not None
-        or (turn.kind == ASSISTANT and _RECORDED.search(said) is not None)
-        # a change of mind is a decision turn though its sentence may not say what it changes to; one of the
-        # person's life ("we decided to move house") is no decision of the work
-        or any(
-            (decided(s) or _REVERSAL.search(s)) and not speaks_of_life(s)
-            for s in turn_sentences(turn)
-            if len(s) < SETTLED_CHARS
-        )
-    )
+    if turn.kind not in (TYPED, ASSISTANT) or not _ANY_CUE.search(said):
+        return None
+    opening = turn_sentences(replace(turn, text=said))
+    if turn.kind == TYPED:
+        found = _SETTLED.search(said) is not None or any(_decides(s) for s in opening)
+    else:  # the assistant narrates its own steps: only a decision it reports, or one it recorded
+        found = _RECORDED.search(said) is not None or any(_decides(s) and _REPORTS.search(s) for s in opening)
     return moment(turn, (turn.seq,), said[:READ_CHARS], about) if found else None
-
-
-def decisions_in(turns: Iterable[Turn], about: Callable[[str], str]) -> list[Moment]:
-    """The decisions in `turns`, in their order; `about(session)` says what a session was asked first."""
-    found = (decision_in(t, about) for t in turns)
-    return [m for m in found if m is not None]

@@ -56,12 +56,12 @@ from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .asides import speaks_of_life
 from .attribution import ATTRIBUTION_CONFIDENCE, attributions
-from .decisions import decisions_in
-from .incidents import incidents_in
+from .decisions import decision_in
+from .incidents import incident_in
 from .life import Embed, likely_life, unworded_clauses
-from .moments import Moment
+from .moments import Moment, MomentReader, moments_in
 from .relations import CHANGING, PEOPLE_RELATIONS, RELATIONS
-from .releases import releases_in
+from .releases import release_in
 from .rules import FactCandidate, confirmed_facts, extract
 from .trust import judge_sentence, judge_turn, own_sentences
 
@@ -108,13 +108,13 @@ class MomentKind:
     name: str  # the count of them found by a derive, in its report
     key: str  # the store meta key holding them
     version_key: str  # ... and a short hash of them: read for each question, the list rebuilt when it changed
-    find: Callable[[Iterable[Turn], Callable[[str], str]], list[Moment]]  # in turns, given each session's first request
+    read: MomentReader  # one turn's moment, given what each session was asked first
     calls: bool  # whether tool calls are read too (a release command), not only typed and assistant turns
 
 
-RELEASES = MomentKind("releases", "releases.v1", "releases-version.v1", releases_in, calls=True)
-INCIDENTS = MomentKind("incidents", "incidents.v1", "incidents-version.v1", incidents_in, calls=False)
-DECISIONS = MomentKind("decisions", "decisions.v1", "decisions-version.v1", decisions_in, calls=True)
+RELEASES = MomentKind("releases", "releases.v1", "releases-version.v1", release_in, calls=True)
+INCIDENTS = MomentKind("incidents", "incidents.v1", "incidents-version.v1", incident_in, calls=False)
+DECISIONS = MomentKind("decisions", "decisions.v1", "decisions-version.v1", decision_in, calls=True)
 MOMENT_KINDS = (RELEASES, INCIDENTS, DECISIONS)
 
 
@@ -459,8 +459,20 @@ def _store_moments(store: Store, read: list[Turn], after: int, report: DeriveRep
     def about(session: str) -> str:
         return firsts.get(session) or _first_request(store, session)
 
+    call_at = {(t.session, t.seq) for t in calls}
+
+    def paired(m: Moment) -> Moment:
+        """A tool call's moment points to its output too, whose passage carries the call (found by the call's id:
+        parallel calls write their outputs after all of them); one whose output is not stored yet is read again by
+        the next derive."""
+        if (m.session, m.seqs[0]) not in call_at:
+            return m
+        out = store.tool_output_seq(m.session, m.seqs[0])
+        return m if out is None else replace(m, seqs=(m.seqs[0], out))
+
     for kind in MOMENT_KINDS:
-        found = kind.find((t for t in [*read, *(calls if kind.calls else [])] if t.session in agents), about)
+        turns = (t for t in [*read, *(calls if kind.calls else [])] if t.session in agents)
+        found = [paired(m) for m in moments_in(kind.read, turns, about)]
         raw = store.get_meta(kind.key) if after else None
         rows = {(r[0], r[1][0]): r for r in json.loads(raw)} if raw else {}
         # a tool call after the last typed or assistant turn is read again by the next derive: kept once

@@ -1,23 +1,25 @@
-"""Moments: single turns kept as retrieval keys (a release, an incident), each with the turns it points to.
+"""Moments: single turns kept as retrieval keys (a release, an incident, a decision), each with the turns it
+points to.
 
-A question about a release or an incident is answered by the few turns that did, reported or diagnosed it, while a
-search by the question's words finds the many turns that discuss one. The readers of those turns
-(`read.releases`, `read.incidents`) give each a `Moment`: its time and a short key text made here, of the versions
-it names, the project's name, the turn's opening words and what its session was asked first, so "the version that
-shipped the search fix" or "what caused the login errors" finds it by the words of the work around it.
+A question about a release, an incident or a decision is answered by the few turns that did, reported or
+diagnosed it, while a search by the question's words finds the many turns that discuss one. The readers of those
+turns (`read.releases`, `read.incidents`, `read.decisions`) give each a `Moment`: its time and a short key text
+made here, of the versions it names, the project's name, the turn's opening words and what its session was asked
+first, so "the version that shipped the search fix" or "what caused the login errors" finds it by the words of
+the work around it.
 
 Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..contract import Turn
 from ..text import project_name, versions
 
-__all__ = ["KEY_CHARS", "READ_CHARS", "Moment", "moment"]
+__all__ = ["KEY_CHARS", "READ_CHARS", "Moment", "MomentReader", "moment", "moments_in"]
 
 KEY_CHARS = 300  # of a turn's opening (a command's), in its key
 READ_CHARS = 400  # of a turn read for what makes it a moment
@@ -25,12 +27,15 @@ READ_CHARS = 400  # of a turn read for what makes it a moment
 
 @dataclass(frozen=True)
 class Moment:
-    """A turn kept as a retrieval key: a release, an incident."""
+    """A turn kept as a retrieval key: a release, an incident, a decision."""
 
     session: str
-    seqs: tuple[int, ...]  # the turns it points to: its own, and a tool call's output after it
+    seqs: tuple[int, ...]  # the turns it points to: its own, and a tool call's output (paired by derive)
     ts: str | None
     text: str  # its key: the versions it names, the project's name, the turn's opening, its session's first request
+
+
+MomentReader = Callable[[Turn, Callable[[str], str]], "Moment | None"]  # one turn's moment of a kind, or None
 
 
 def moment(turn: Turn, seqs: tuple[int, ...], said: str, about: Callable[[str], str]) -> Moment:
@@ -40,3 +45,9 @@ def moment(turn: Turn, seqs: tuple[int, ...], said: str, about: Callable[[str], 
     asked = " ".join(about(turn.session).split())[:KEY_CHARS]
     key = " ".join([*versions(opening), project_name(turn.cwd), opening, asked])
     return Moment(turn.session, seqs, turn.ts, key.strip())
+
+
+def moments_in(read: MomentReader, turns: Iterable[Turn], about: Callable[[str], str]) -> list[Moment]:
+    """The moments `read` finds in `turns`, in their order; `about(session)` says what a session was asked first."""
+    found = (read(t, about) for t in turns)
+    return [m for m in found if m is not None]

@@ -30,12 +30,12 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from ..contract import ASSISTANT, TOOL_CALL, TYPED, Turn
 from .moments import READ_CHARS, Moment, moment
 
-__all__ = ["release_in", "releases_in"]
+__all__ = ["release_in"]
 
 _WORD = re.compile(
     r"(?:^|[-_/])(?:deploy|release|publish|promote|rollout|rollback|ship)(?:s|ed|ing)?(?:$|[-_.:][\w.-]*$)", re.I
@@ -177,25 +177,17 @@ def release_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> 
     if turn.kind == TOOL_CALL:
         said = _command(turn.text)
         found = bool(said) and _command_releases(said)
-        seqs: tuple[int, ...] = (turn.seq, turn.seq + 1)
     elif turn.kind == ASSISTANT:
         said = turn.text[:READ_CHARS]
-        found, seqs = _reported(said), (turn.seq,)
+        found = _reported(said)
     elif turn.kind == TYPED:
         said = turn.text[:READ_CHARS]
         found = any(not _NEGATED.search(_clause_before(said, m.start())) for m in _REQUEST.finditer(said))
-        seqs = (turn.seq,)
     else:
         return None
-    return moment(turn, seqs, said, about) if found else None
+    return moment(turn, (turn.seq,), said, about) if found else None
 
 
 def _clause_before(text: str, at: int) -> str:
     """The words of `text` before `at` in the same clause."""
     return re.split(r"[.!?,;:\n]", text[:at])[-1]
-
-
-def releases_in(turns: Iterable[Turn], about: Callable[[str], str]) -> list[Moment]:
-    """The releases in `turns`, in their order; `about(session)` says what a session was asked first."""
-    found = (release_in(t, about) for t in turns)
-    return [r for r in found if r is not None]
