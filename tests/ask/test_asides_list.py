@@ -210,3 +210,15 @@ def test_what_the_assistants_reply_to_an_aside_says_of_a_life_never_reaches_an_a
     assert not any("luck" in p.text for p in found)
     # the person reads it whole
     assert any(p.text == REPLY for p in memory.retrieve("good luck for the first week", k=30, now=NOW))
+
+
+def test_a_question_about_a_wife_reads_the_turn_that_named_a_partner(memory: Memory, tmp_path: Path) -> None:
+    """The facts list: the person says "my better half", asks "my wife"; one person, whatever the word."""
+    work = _history(tmp_path / "projects")
+    work.user("done, tagged. my better half nadia has promised a tenner as the first donation")
+    memory.ingest([tmp_path / "projects"])
+    found = memory.retrieve("what's my wife called?", k=8, now=NOW, config="hybrid")
+    named = next(p for p in found if "nadia" in p.text)
+    assert "facts" in named.via
+    # a partner's turn is not read for a question about a mother
+    assert not any("facts" in p.via for p in memory.retrieve("what's my mum called?", k=8, now=NOW, config="hybrid"))

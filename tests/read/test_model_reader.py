@@ -23,7 +23,7 @@ from vyre_memory.store.sqlite import Store
 
 CWD = "/home/me/code/x"
 PORTO = "these days home for us is a flat in porto"
-HALF = "my better half, ines, says hi"
+HALF = "the love of my life, ines, says hi"
 EMAIL = "From: Bob Stone <bob@example.com>\nSubject: dinner\n\nHi,\nmy wife clara is from lisbon.\nBest,\nBob"
 ASSISTANT = "Noted! Your wife Marta lives in Madrid, right?"
 HEADLESS = "You are running unattended for Nora. Her husband Pieter lives in Rotterdam."
@@ -64,7 +64,7 @@ def _facts_for(prompt: str) -> list[dict[str, Any]]:
     low = prompt.lower()
     if "flat in porto" in low:
         out.append({"subject": "user", "relation": "lives_in", "object": "Porto", "quote": PORTO, "confidence": 0.9})
-    if "better half" in low:
+    if "love of my life" in low:
         out.append({"subject": "user", "relation": "partner", "object": "Ines", "quote": HALF, "confidence": 0.9})
     if "clara" in low or "marta" in low or "pieter" in low:  # never reached: those turns are never shown
         out.append({"subject": "user", "relation": "wife", "object": "Clara", "quote": "", "confidence": 0.9})

@@ -18,6 +18,8 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("have to pick up dani, my wife, at 5", ("user", "wife", "Dani")),
         ("my wife ines pretends she wanted the outback", ("user", "wife", "Ines")),
         ("my wife's name is lucía btw", ("user", "wife", "Lucía")),
+        ("my better half nadia has promised a tenner", ("user", "partner", "Nadia")),
+        ("mia, my other half, says hi", ("user", "partner", "Mia")),
         ("emrys starts at st mary's monday", ("emrys", "school", "St Mary's")),
         ("we finally moved into the bristol flat", ("user", "moved_to", "Bristol")),
         ("internet at the new place in leeds finally works", ("user", "lives_in", "Leeds")),
@@ -88,11 +90,13 @@ def test_explicit_cue_is_more_confident_than_inference() -> None:
         "run the tests and commit",
         "Growth is $12.95/seat and Scale $34.90/seat",
         "tamsin lives in excel",  # not the user; never the user's home
+        "my other half of the fixtures still fails",  # half of something, not a person
+        "my better half is away this week",  # no name given
     ],
 )
 def test_no_fact_is_invented_from_ordinary_sentences(text: str) -> None:
     facts = _facts(text)
-    assert not any(s == "user" and r in ("wife", "school", "car", "lives_in") for s, r, _ in facts), facts
+    assert not any(s == "user" and r in ("wife", "partner", "school", "car", "lives_in") for s, r, _ in facts), facts
     assert not any(r == "school" for _, r, _ in facts)
 
 

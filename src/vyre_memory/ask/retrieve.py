@@ -37,6 +37,7 @@ from ..read.derive import (
     moments_of,
     moments_version,
 )
+from ..read.relations import RELATION_GROUPS
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -703,7 +704,7 @@ class Retriever:
                 continue
             score = 0.0
             if query is not None and (
-                m.relation == query.relation
+                m.relation in _fact_relations(query.relation)
                 or m.relation in query.via
                 or (query.reverse and query.reverse in m.object.lower())
             ):
@@ -733,6 +734,14 @@ class Retriever:
             via=via,
             about=row.search,
         )
+
+
+def _fact_relations(relation: str) -> frozenset[str]:
+    """The stored relations whose facts a question about `relation` is after, for finding their source turns: a
+    group's members ("spouse": a wife, husband or partner), and a wife, husband or partner for one another (the
+    person may say "my partner" of whom they ask as "my wife")."""
+    spouses = RELATION_GROUPS["spouse"]
+    return spouses if relation in spouses else RELATION_GROUPS.get(relation, frozenset({relation}))
 
 
 def _fuse(lists: Sequence[tuple[float, list[tuple[int, float]], str]], rrf_k: int) -> dict[int, float]:

@@ -66,6 +66,7 @@ for _rel, _ws in {
 }.items():
     for _w in _ws.split():
         KIN[_w] = _rel
+KIN.update({"better half": "partner", "other half": "partner"})  # two words, so not in the table above
 
 MALE = words(
     "husband hubby son father dad daddy papa pa pop brother bro nephew uncle grandpa grandfather gramps grandad "
