@@ -66,6 +66,13 @@ def test_a_question_about_the_persons_life_never_reads_the_list(memory: Memory) 
     assert _decisions(memory, "where did we decide to move with my wife?") == []
 
 
+def test_what_a_thing_uses_now_is_found_through_the_decision_that_chose_it(memory: Memory) -> None:
+    """No decision word in the question: the list is read at a share of its weight (`decisions_state_share`)."""
+    found = "\n".join(_decisions(memory, "what does the email queue run on now?"))
+    assert "postgres table it is" in found
+    assert _decisions(memory, "what does the email queue run on now?", config="hybrid-decisionstate") == []
+
+
 def test_a_question_about_anything_else_never_reads_the_list(memory: Memory) -> None:
     assert _decisions(memory, "which fields does the email queue table have?") == []
 

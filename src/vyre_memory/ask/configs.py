@@ -8,12 +8,17 @@ hybrid        both, fused by reciprocal rank, with the time-window and recency p
               for a question about the person's life, the nearest of their asides (and, at a lower weight, of the
               turns likely of their life though no life word is in them); in conversations, the
               nearest turns within the best three and the turns nearest the question moved toward the best one;
-              for a question about a release or deploy, the turns that did, reported or asked for one
+              for a question about a release or deploy, the turns that did, reported or asked for one; about a
+              bug, the turns that reported one or said its cause; about a decision of the work (and, at a lower
+              weight, about what a thing uses now), the turns that took, settled or wrote one down
 hybrid-graph  hybrid without the graph expansion
 hybrid-asides hybrid without the person's asides lists (for questions about their life)
 hybrid-likelyasides  hybrid without the list of turns likely of the person's life (read.life)
 hybrid-convfeedback  hybrid without the conversations' vector-feedback list
 hybrid-releases  hybrid without the releases list (for questions about a release or deploy)
+hybrid-incidents  hybrid without the incidents list (for questions about a bug)
+hybrid-decisions  hybrid without the decisions list
+hybrid-decisionstate  hybrid without the decisions list for questions of what a thing uses now
 hybrid+keys   hybrid, with the source turns of matching fact and decision keys, and their values searched
 hybrid+sessions  hybrid, with sessions ranked by their keys (title, requests, files, tools) lifting their
               passages, and the nearest passages within the best three sessions of any format as one more
@@ -89,6 +94,7 @@ class RetrievalConfig:
     # took, settled or wrote one down (read.decisions), chosen as the releases are, as one more list
     decisions_weight: float = 0.0
     decisions_limit: int = 10
+    decisions_state_share: float = 0.0  # ... and, at this share of its weight, for a question of what a thing uses now
     # Conversations: the question's vector moved toward the vectors of the best this many passages found so far
     # (pseudo-relevance feedback, Rocchio's) searches the conversations' passages as one more list ...
     conversation_feedback: int = 0
@@ -150,6 +156,10 @@ READ_PASSAGES = 200
 # 0.808 -> 0.825, open2 0.779 -> 0.787 (at 4,000 characters 0.843 -> 0.877), and on four worlds written for checking
 # 0.767 -> 0.791, 0.825 =, 0.800 -> 0.825, 0.780 =; LoCoMo unchanged (conversations hold no releases). At 0.5 or
 # 1.5 of the other lists' weight open fell to 0.812; for every question, open2 fell to 0.757.
+# The decisions list for a question of what a thing uses or where it runs now, with no decision word in it (understand's
+# tool, place and other classes), at 0.6 of its weight: recall@8 on four worlds written for checking 0.791 -> 0.814,
+# 0.825 =, 0.825 -> 0.838, 0.780 = (at 4,000 characters 0.884 -> 0.907 on the first), open 0.870 = and open2 0.799 =;
+# at 0.5 the third world's gain is lost, at 0.7 and above open falls to 0.863 and the fourth world to 0.768.
 def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
     return RetrievalConfig(
         name,
@@ -166,6 +176,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         releases_weight=1.0,
         incidents_weight=0.5,
         decisions_weight=1.0,
+        decisions_state_share=0.6,
     )
 
 
@@ -184,6 +195,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-releases": replace(_hybrid("hybrid-releases", graph=True), releases_weight=0.0),
     "hybrid-incidents": replace(_hybrid("hybrid-incidents", graph=True), incidents_weight=0.0),
     "hybrid-decisions": replace(_hybrid("hybrid-decisions", graph=True), decisions_weight=0.0),
+    "hybrid-decisionstate": replace(_hybrid("hybrid-decisionstate", graph=True), decisions_state_share=0.0),
     # Keys (ask/keys.py), each an ablation beside hybrid. Measured (recall@8, hybrid-graph → this): open
     # 0.763 → 0.769, open2 0.770 → 0.748, LoCoMo 26 0.757 → 0.752 for keys; sessions lift LoCoMo 26 and
     # 41 and lower open2, so hybrid keeps neither.

@@ -341,8 +341,17 @@ class Retriever:
         moment_lists = (
             (RELEASES, cfg.releases_weight, cfg.releases_limit, u.about_release, u.qclass == "deploy", newest),
             (INCIDENTS, cfg.incidents_weight, cfg.incidents_limit, u.about_incident, False, False),
-            # a work decision: the person's own life ("when did we move house") is no decision of the work
-            (DECISIONS, cfg.decisions_weight, cfg.decisions_limit, u.about_decision and not personal, False, False),
+            # a work decision: the person's own life ("when did we move house") is no decision of the work; a question
+            # of what a thing uses or where it runs ("where is the site hosted"), though no word of a decision is in
+            # it, at a share: the decision that chose it
+            (
+                DECISIONS,
+                cfg.decisions_weight * (1.0 if u.about_decision else cfg.decisions_state_share),
+                cfg.decisions_limit,
+                not personal and (u.about_decision or u.qclass in _STATE_CLASSES),
+                False,
+                False,
+            ),
         )
         for of_kind, weight, limit, about, fill, newest_first in moment_lists:
             if weight and about:
@@ -734,6 +743,11 @@ class Retriever:
             via=via,
             about=row.search,
         )
+
+
+# The classes of a question that may ask what a thing of the work is or uses now ("where is the API hosted", "what
+# does the app build with"): understand's tool, place and other.
+_STATE_CLASSES = frozenset({"tool", "place", "other"})
 
 
 def _fact_relations(relation: str) -> frozenset[str]:
