@@ -5,8 +5,9 @@ answer is in the few turns where a choice was made, said or written down, while 
 finds every turn that discussed the options.
 
 - `decided(sentence)`: what a sentence decides and its topic words, from cue phrases ("let's go with", "we
-  decided", "switching to", "decision:", "we drop", "revert to", "stick with") or a change of mind said in so many
-  words ("reversing myself", "X after all", "this supersedes Y"); the graph's decisions (`read.graph`) are these.
+  decided", "switching to", "decision:", "we drop", "we're killing", "we swap", "we're moving to", "revert to",
+  "stick with") or a change of mind said in so many words ("reversing myself", "X after all", "this supersedes
+  Y"); the graph's decisions (`read.graph`) are these.
 - `decision_in(turn)`: a turn is a decision turn when one of its sentences decides (`decided`) and does not
   speak of the person's life ("we decided to move house" is no decision of the work), when the person settles a
   choice in a word ("option C it is"), when the assistant says it recorded one ("recording the decision", "ADR 7
@@ -42,6 +43,9 @@ _DECISION = re.compile(
     r"|\bdecided\s+(?:to|on|against)|\bswitching\s+to|\bwe(?:'re|\s+are)?\s+switching\s+to|\bsettled\s+on"
     r"|\bwe\s+drop|^\s*(?:so:?\s+)?drop|^[\s*>-]*(?:(?:ok(?:ay)?|so),?\s+)?decision(?:\s+summary|\s+log\s+updated)?\s*(?:\*\*)?\s*:(?:\*\*)?"
     r"|\b(?:we're|we\s+are)\s+dropping"
+    # a plan announced as the team's: "we're killing the dashboard", "we swap the agent for X", "we're moving to v2"
+    r"|\b(?:we're|we\s+are)\s+(?:killing|ditching|scrapping|swapping|moving\s+to|migrating\s+to)"
+    r"|\bwe\s+(?:ditch|scrap|swap)\b"
     # a reversal is a decision too, and the newer one on its topic: "revert to", "go back to", "stick with"
     r"|\b(?:let'?s\s+|we(?:'ll|\s+will)?\s+|we(?:'re|\s+are)\s+)?(?:revert(?:ing)?|go(?:ing)?\s+back|switch(?:ing)?\s+back)"
     r"\s+to|\b(?:let'?s|we(?:'ll|\s+will))\s+(?:keep|stick\s+with)|\bwe(?:'re|\s+are)\s+(?:keeping|sticking\s+with)"
@@ -97,7 +101,8 @@ def decided(sentence: str) -> tuple[str, frozenset[str]] | None:
     what = sentence[m.end() :].strip(" *:`-—").split("\n")[0]
     what = re.split(r"(?<=[.;!])\s", what)[0].replace("`", "").replace("**", "").strip(" .;")
     cue = m.group(0).lower()
-    what = ("drop " if "drop" in cue else "switch to " if "switch" in cue else "") + what
+    dropped = any(w in cue for w in ("drop", "kill", "ditch", "scrap"))
+    what = ("drop " if dropped else "switch to " if "switch" in cue else "") + what
     topic = topic_words(what)
     return (what, topic) if len(what) >= 3 and len(what.split()) <= 30 and topic else None
 
@@ -105,7 +110,7 @@ def decided(sentence: str) -> tuple[str, frozenset[str]] | None:
 # the person settles a choice in a word: "option C it is.", "chromium it is"; not "yes it is", "that's how it is"
 _SETTLED = re.compile(
     r"(?:^|[.!?,;:]\s+)(?!(?:yes|no|so|here|there|that|this|what|whatever|how|well|maybe|sure|as|if|where|when|which|who)\b)"
-    r"[\w.+#/-]+(?: [\w.+#/-]+)? it is\s*(?:[.!,;]|$)",
+    r"[\w.+#/-]+(?: [\w.+#/-]+)? it is\s*(?:[.!,;—–]|\s-\s|$)",
     re.I | re.M,
 )
 # the assistant says it wrote one down
@@ -126,6 +131,7 @@ _REPORTS = re.compile(r"\b(?:decid\w*|decision|settled|chose|chosen|agreed)\b", 
 # a word without which no rule above can match: most turns are passed over by it alone
 _ANY_CUE = re.compile(
     r"decid|decision|let'?s|\bgo(?:ing)?\s+(?:with|back)|switch|settled|drop|revers|revert|keep|stick|supersed"
+    r"|killing|ditch|scrap|swap|moving\s+to|migrating"
     r"|after\s+all|changed\s+(?:my|our)\s+mind|scratch\s+that|second\s+thought|\bit\s+is\b|record|adr|rfc",
     re.I,
 )
