@@ -363,7 +363,7 @@ def derive_facts(
     if after:
         turns, skip = _new_turns(store, after)
         if not turns:  # no typed or assistant turn since: a release command run alone is still kept
-            _store_moments(store, [], after, report)
+            _count_moments(report, _store_moments(store, [], after))
             report.facts_version = store.facts_version()
             return report
         base = _stored(store)
@@ -380,7 +380,7 @@ def derive_facts(
     unplaced = [(t, clause) for t, clause in unworded or [] if t.id not in skip]
     agents = _agent_sessions(store, {t.session for t in fresh} | {t.session for t, _ in unplaced})
     _store_asides(store, [t for t in fresh if t.session in agents], ASIDES_KEY, incremental=bool(after))
-    _store_moments(store, [t for t in turns if t.id not in skip], after, report)
+    _count_moments(report, _store_moments(store, [t for t in turns if t.id not in skip], after))
     if embed is not None:
         unplaced = [(t, clause) for t, clause in unplaced if t.session in agents]
         likely = likely_life([clause for _, clause in unplaced], embed)
@@ -444,10 +444,15 @@ def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: boo
     store.set_meta(key, json.dumps(sorted(rows)))
 
 
-def _store_moments(store: Store, read: list[Turn], after: int, report: DeriveReport) -> None:
+def _count_moments(report: DeriveReport, found: dict[str, int]) -> None:
+    """The moments found now, by kind, into the report."""
+    report.releases, report.incidents, report.decisions = (found[k.name] for k in (RELEASES, INCIDENTS, DECISIONS))
+
+
+def _store_moments(store: Store, read: list[Turn], after: int) -> dict[str, int]:
     """Write the moments of each kind (`moments_of`) of coding agents' sessions found in `read` (typed and assistant
     turns) and, for a kind that reads them, in the tool calls after turn `after`, merged with the stored ones when
-    `after` (an incremental derive); `report` counts those found now."""
+    `after` (an incremental derive); how many were found now, by kind's name."""
     calls = list(store.iter_turns(kinds=[TOOL_CALL], after_id=after))
     agents = _agent_sessions(store, {t.session for t in read} | {t.session for t in calls})
     firsts: dict[str, str] = {}  # a full derive reads every typed turn: each session's first is among them
@@ -470,6 +475,7 @@ def _store_moments(store: Store, read: list[Turn], after: int, report: DeriveRep
         out = store.tool_output_seq(m.session, m.seqs[0])
         return m if out is None else replace(m, seqs=(m.seqs[0], out))
 
+    counts: dict[str, int] = {}
     for kind in MOMENT_KINDS:
         turns = (t for t in [*read, *(calls if kind.calls else [])] if t.session in agents)
         found = [paired(m) for m in moments_in(kind.read, turns, about)]
@@ -480,7 +486,8 @@ def _store_moments(store: Store, read: list[Turn], after: int, report: DeriveRep
         text = json.dumps([rows[k] for k in sorted(rows)], ensure_ascii=False)
         store.set_meta(kind.key, text)
         store.set_meta(kind.version_key, hashlib.sha256(text.encode()).hexdigest()[:16])
-        setattr(report, kind.name, len(found))
+        counts[kind.name] = len(found)
+    return counts
 
 
 def _first_request(store: Store, session: str) -> str:
