@@ -138,6 +138,21 @@ def test_reports_and_requests_are_releases_and_their_key_names_the_version() -> 
         assert release_in(_turn(TYPED, asked)) is not None
 
 
+def test_a_release_told_as_done_is_one_whoever_tells_it() -> None:
+    for said in (
+        "canary went through 10 and 50 without a restart. So 2.3.1 is out.",  # the person
+        "sso is live for the staff as of today",
+    ):
+        assert release_in(_turn(TYPED, said)) is not None, said
+    for said in (
+        "Done: **shop-api v2.3.1 is at 100%** as of 10:32.",
+        "shop-api v0.3.0 is running in production (2 pods).",
+    ):
+        assert release_in(_turn(ASSISTANT, said)) is not None, said
+    for said in ("the cache is out of date again", "is the fix out yet?", "the reminder is at 100% volume"):
+        assert release_in(_turn(TYPED, said)) is None, said
+
+
 def test_the_releases_of_turns_keep_their_order() -> None:
     turns = [_turn(TYPED, "deploy it", 1), _turn(TYPED, "thanks", 2), _bash("make release")]
     found = moments_in(release_in, turns, {"s1": "fix the refund webhook"}.__getitem__)

@@ -13,10 +13,12 @@ turns that discuss one. A turn is a release turn when:
   `--dry-run`, `terraform plan`) nor one that only names the word (`grep deploy`, `cat deploy.sh`, a commit
   message);
 - the assistant reports one, first in its turn or beside a version or a target (prod, staging, live), not
-  negated ("deployed", "released", "is live", "rolled back"; not "the lock is released");
+  negated ("deployed", "released", "is live", "rolled back", "is at 100%", "is running in production", "2.3.1 is
+  out"; not "the lock is released");
 - the person asks for one, first in a clause or after "please", "let's", "and" ..., with what is shipped or at
   the clause's end ("ship it", "deploy this", "release 2.3.1", "tag it", "roll back", "cut a release"; not "the
-  release notes", "release the lock", "don't ship it yet").
+  release notes", "release the lock", "don't ship it yet"), or reports one as the assistant does ("so 2.3.1 is
+  out", "sso is live as of today").
 
 Each becomes a `Moment` (`read.moments`): the turns it points to (a tool call's own output too), its time, and its
 key text: the versions it names, the project's name, the turn's opening words and what its session was asked
@@ -56,7 +58,9 @@ _SIMPLE = re.compile(r"&&|\|\||;|\||\n")  # what separates the simple commands o
 _SHELLS = frozenset({"bash", "sh", "zsh"})
 _REPORT = re.compile(
     r"\b(?:deployed|released|shipped|published|promoted|tagged|rolled (?:\w+ )?back|(?:is|are) (?:now )?live|"
-    r"went live|now live|live (?:on|in) (?:prod\w*|production|staging)|rollout (?:is )?(?:complete|done|finished))\b",
+    r"went live|now live|live (?:on|in) (?:prod\w*|production|staging)|rollout (?:is )?(?:complete|done|finished)|"
+    r"(?:is|are) (?:now )?(?:running )?in production|(?:is|are) (?:now )?at 100 ?%"
+    r"|(?:is|are) (?:now )?out(?= *[.!,;]|$))(?!\w)",
     re.I,
 )
 # what may come before a report that opens the turn ("Done: deployed ...")
@@ -182,7 +186,8 @@ def release_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> 
         found = _reported(said)
     elif turn.kind == TYPED:
         said = turn.text[:READ_CHARS]
-        found = any(not _NEGATED.search(_clause_before(said, m.start())) for m in _REQUEST.finditer(said))
+        asked = any(not _NEGATED.search(_clause_before(said, m.start())) for m in _REQUEST.finditer(said))
+        found = asked or _reported(said)  # "ship it", or the person says it shipped ("2.1.0 is out")
     else:
         return None
     return moment(turn, (turn.seq,), said, about) if found else None
