@@ -209,6 +209,8 @@ def test_naive_now_is_utc() -> None:
         ("why did we drop the feature store?", "decision"),
         ("why did we go with lightgbm over catboost?", "decision"),
         ("how did we decide to store money", "decision"),
+        ("how did we end up moving the queue to the new cluster?", "decision"),
+        ("what did the sensor firmware end up being built with?", "decision"),
         ("when did we deploy the renderer to production", "deploy"),
         ("what version shipped the idempotency fix", "deploy"),
         ("what did we roll back yesterday?", "deploy"),
