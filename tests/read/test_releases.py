@@ -147,6 +147,7 @@ def test_a_release_told_as_done_is_one_whoever_tells_it() -> None:
     for said in (
         "Done: **shop-api v2.3.1 is at 100%** as of 10:32.",
         "shop-api v0.3.0 is running in production (2 pods).",
+        "> **shop-api 1.8.1** is in prod (18/02, 15:50).",
     ):
         assert release_in(_turn(ASSISTANT, said)) is not None, said
     for said in ("the cache is out of date again", "is the fix out yet?", "the reminder is at 100% volume"):

@@ -13,7 +13,7 @@ turns that discuss one. A turn is a release turn when:
   `--dry-run`, `terraform plan`) nor one that only names the word (`grep deploy`, `cat deploy.sh`, a commit
   message);
 - the assistant reports one, first in its turn or beside a version or a target (prod, staging, live), not
-  negated ("deployed", "released", "is live", "rolled back", "is at 100%", "is running in production", "2.3.1 is
+  negated ("deployed", "released", "is live", "rolled back", "is at 100%", "is in prod", "2.3.1 is
   out"; not "the lock is released");
 - the person asks for one, first in a clause or after "please", "let's", "and" ..., with what is shipped or at
   the clause's end ("ship it", "deploy this", "release 2.3.1", "tag it", "roll back", "cut a release"; not "the
@@ -59,7 +59,7 @@ _SHELLS = frozenset({"bash", "sh", "zsh"})
 _REPORT = re.compile(
     r"\b(?:deployed|released|shipped|published|promoted|tagged|rolled (?:\w+ )?back|(?:is|are) (?:now )?live|"
     r"went live|now live|live (?:on|in) (?:prod\w*|production|staging)|rollout (?:is )?(?:complete|done|finished)|"
-    r"(?:is|are) (?:now )?(?:running )?in production|(?:is|are) (?:now )?at 100 ?%"
+    r"(?:is|are) (?:now )?(?:running |live )?in prod(?:uction)?|(?:is|are) (?:now )?at 100 ?%"
     r"|(?:is|are) (?:now )?out(?= *[.!,;]|$))(?!\w)",
     re.I,
 )
