@@ -222,3 +222,14 @@ def test_a_question_about_a_wife_reads_the_turn_that_named_a_partner(memory: Mem
     assert "facts" in named.via
     # a partner's turn is not read for a question about a mother
     assert not any("facts" in p.via for p in memory.retrieve("what's my mum called?", k=8, now=NOW, config="hybrid"))
+
+
+def test_a_question_about_where_the_person_lives_reads_the_turn_that_said_where_they_moved(
+    memory: Memory, tmp_path: Path
+) -> None:
+    work = _history(tmp_path / "projects")
+    work.user("boxes everywhere, we finally moved into the bristol flat on saturday. anyway, rerun the retry test")
+    memory.ingest([tmp_path / "projects"])
+    found = memory.retrieve("which city do we live in now?", k=8, now=NOW, config="hybrid")
+    moved = next(p for p in found if "bristol" in p.text)
+    assert "facts" in moved.via

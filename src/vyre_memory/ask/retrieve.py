@@ -37,7 +37,7 @@ from ..read.derive import (
     moments_of,
     moments_version,
 )
-from ..read.relations import RELATION_GROUPS
+from ..read.relations import ALIKE, RELATION_GROUPS
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -752,10 +752,10 @@ _STATE_CLASSES = frozenset({"tool", "place", "other"})
 
 def _fact_relations(relation: str) -> frozenset[str]:
     """The stored relations whose facts a question about `relation` is after, for finding their source turns: a
-    group's members ("spouse": a wife, husband or partner), and a wife, husband or partner for one another (the
-    person may say "my partner" of whom they ask as "my wife")."""
-    spouses = RELATION_GROUPS["spouse"]
-    return spouses if relation in spouses else RELATION_GROUPS.get(relation, frozenset({relation}))
+    group's members ("spouse": a wife, husband or partner), and the relations alike to it (`ALIKE`: the person may
+    say "my partner" of whom they ask as "my wife", "we moved to X" of where they ask they live)."""
+    members = RELATION_GROUPS.get(relation, frozenset({relation}))
+    return members.union(*(alike for alike in ALIKE if members & alike))
 
 
 def _fuse(lists: Sequence[tuple[float, list[tuple[int, float]], str]], rrf_k: int) -> dict[int, float]:

@@ -86,6 +86,10 @@ RELATION_GROUPS: dict[str, frozenset[str]] = {
     "grandparent": words("grandmother grandfather"),
 }
 
+# Relations whose facts often answer a question about another of them, for finding the turns they were read from
+# (never for answering): "my wife" is the partner the person named, "where do I live" where they moved to.
+ALIKE: tuple[frozenset[str], ...] = (words("wife husband partner"), words("lives_in moved_to home_city"))
+
 PETS: dict[str, str] = {
     w: kind
     for kind, ws in {
