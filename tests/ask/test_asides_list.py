@@ -212,24 +212,29 @@ def test_what_the_assistants_reply_to_an_aside_says_of_a_life_never_reaches_an_a
     assert any(p.text == REPLY for p in memory.retrieve("good luck for the first week", k=30, now=NOW))
 
 
-def test_a_question_about_a_wife_reads_the_turn_that_named_a_partner(memory: Memory, tmp_path: Path) -> None:
-    """The facts list: the person says "my better half", asks "my wife"; one person, whatever the word."""
-    work = _history(tmp_path / "projects")
-    work.user("done, tagged. my better half nadia has promised a tenner as the first donation")
-    memory.ingest([tmp_path / "projects"])
-    found = memory.retrieve("what's my wife called?", k=8, now=NOW, config="hybrid")
-    named = next(p for p in found if "nadia" in p.text)
-    assert "facts" in named.via
-    # a partner's turn is not read for a question about a mother
-    assert not any("facts" in p.via for p in memory.retrieve("what's my mum called?", k=8, now=NOW, config="hybrid"))
-
-
-def test_a_question_about_where_the_person_lives_reads_the_turn_that_said_where_they_moved(
-    memory: Memory, tmp_path: Path
+@pytest.mark.parametrize(
+    ("said", "question", "named"),
+    [
+        # the person says "my better half", asks "my wife": one person, whatever the word
+        (
+            "done, tagged. my better half nadia has promised a tenner as the first donation",
+            "what's my wife called?",
+            "nadia",
+        ),
+        # where they moved to is where they live
+        (
+            "boxes everywhere, we finally moved into the bristol flat on saturday. anyway, rerun the retry test",
+            "which city do we live in now?",
+            "bristol",
+        ),
+    ],
+)
+def test_the_facts_list_reads_the_turns_of_facts_alike_to_the_one_asked(
+    memory: Memory, tmp_path: Path, said: str, question: str, named: str
 ) -> None:
-    work = _history(tmp_path / "projects")
-    work.user("boxes everywhere, we finally moved into the bristol flat on saturday. anyway, rerun the retry test")
+    _history(tmp_path / "projects").user(said)
     memory.ingest([tmp_path / "projects"])
-    found = memory.retrieve("which city do we live in now?", k=8, now=NOW, config="hybrid")
-    moved = next(p for p in found if "bristol" in p.text)
-    assert "facts" in moved.via
+    found = next(p for p in memory.retrieve(question, k=8, now=NOW, config="hybrid") if named in p.text)
+    assert "facts" in found.via
+    # neither is read for a question about a mother
+    assert not any("facts" in p.via for p in memory.retrieve("what's my mum called?", k=8, now=NOW, config="hybrid"))
