@@ -19,6 +19,7 @@ ASIDES_WITH_WORK = [
         "hooks/retry.py",
     ),
     ("we finally moved to 14 quarry row! can you rerun the failing test?", "quarry", "failing test"),
+    ("the release is tagged; my better half nadia says congrats. rerun the failing test", "nadia", "failing test"),
     ("Ines is visiting so I'll push the fix tomorrow", "ines", "push the fix"),
     ("the cache_key helper is wrong; my dad is in hospital again", "hospital", "cache_key"),
     ("feeling exhausted today - please bump redis to 7.2.4", "exhausted", "7.2.4"),

@@ -26,7 +26,6 @@ def _turn(kind: str, text: str, seq: int = 4, session: str = "s1") -> Turn:
         (TYPED, "8 ms p99 for the big model blows the budget. small model it is — 0.2 worse isn't worth it"),
         (TYPED, "big one today. we're killing the nightly export, nobody opens it"),
         (TYPED, "the lead agreed this morning: we swap the log agent for one with a disk buffer"),
-        (TYPED, "we're moving to the new router with the data loaders on. the lead's call"),
         (ASSISTANT, "Recording the decision in the docs and scaffolding the service."),
         (ASSISTANT, "ADR-0007 written (accepted): amounts are integer minor units."),
         (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/docs/adr/0007-money.md\ncontent: # ADR 0007: Money"),
@@ -80,8 +79,12 @@ def test_the_decisions_of_turns_keep_their_order() -> None:
         (ASSISTANT, "Let's use `grep` to find the callers."),  # the assistant's own next step
         (ASSISTANT, "Switching to the tests directory to run them."),
         (TYPED, "whatever it is, ship the fix"),
-        (TYPED, "we'll kill the worker if it hangs"),  # a step, not a plan
-        (TYPED, "we're moving to a new flat in june"),  # the person's life
+        (TYPED, "we're killing the worker when it hangs"),  # a condition, not a plan
+        (TYPED, "we're killing time until the build finishes"),
+        (TYPED, "if we swap the order of the middleware the test passes"),
+        (TYPED, "we swap the arguments and it passes"),  # nothing swapped for another
+        (TYPED, "ok we're moving to the next step, run the tests"),
+        (TYPED, "yeah it is — the cache again"),  # an answer, not a choice
         (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/src/ml/decision_tree.py\ncontent: import numpy"),
         (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/pkg/timeutil/rfc3339.go\ncontent: package timeutil"),
     ],

@@ -138,20 +138,28 @@ def test_reports_and_requests_are_releases_and_their_key_names_the_version() -> 
         assert release_in(_turn(TYPED, asked)) is not None
 
 
-def test_a_release_told_as_done_is_one_whoever_tells_it() -> None:
-    for said in (
-        "canary went through 10 and 50 without a restart. So 2.3.1 is out.",  # the person
-        "sso is live for the staff as of today",
+def test_a_version_told_as_done_is_a_release_whoever_tells_it() -> None:
+    for kind, said in (
+        (TYPED, "canary went through 10 and 50 without a restart. So 2.3.1 is out."),
+        (TYPED, "2.3.1 is out 🎉"),
+        (ASSISTANT, "Done: **shop-api v2.3.1 is at 100%** as of 10:32."),
+        (ASSISTANT, "shop-api v0.3.0 is running in production (2 pods)."),
+        (ASSISTANT, "> **shop-api 1.8.1** is in prod (18/02, 15:50)."),
     ):
-        assert release_in(_turn(TYPED, said)) is not None, said
-    for said in (
-        "Done: **shop-api v2.3.1 is at 100%** as of 10:32.",
-        "shop-api v0.3.0 is running in production (2 pods).",
-        "> **shop-api 1.8.1** is in prod (18/02, 15:50).",
+        assert release_in(_turn(kind, said)) is not None, said
+    for kind, said in (
+        (TYPED, "when 2.3.1 is out, ping me"),  # a condition
+        (TYPED, "which version is in prod right now?"),  # a question
+        (TYPED, "is 2.3.1 in prod yet?"),
+        (TYPED, "2.3.1 is not out yet"),
+        (TYPED, "2.3.1 is out of date already"),
+        (TYPED, "the bug is in prod too"),  # no version told
+        (TYPED, "I got promoted! what version of node do we need?"),  # the assistant's report words, said by the person
+        (TYPED, "the lock is released before the version check"),
+        (ASSISTANT, "The same flag is in prod, so the bug reproduces there."),
+        (ASSISTANT, "Memory is at 100% on the build runner."),
     ):
-        assert release_in(_turn(ASSISTANT, said)) is not None, said
-    for said in ("the cache is out of date again", "is the fix out yet?", "the reminder is at 100% volume"):
-        assert release_in(_turn(TYPED, said)) is None, said
+        assert release_in(_turn(kind, said)) is None, said
 
 
 def test_the_releases_of_turns_keep_their_order() -> None:

@@ -19,7 +19,7 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("my wife ines pretends she wanted the outback", ("user", "wife", "Ines")),
         ("my wife's name is lucía btw", ("user", "wife", "Lucía")),
         ("my better half nadia has promised a tenner", ("user", "partner", "Nadia")),
-        ("mia, my other half, says hi", ("user", "partner", "Mia")),
+        ("mia, my better half, says hi", ("user", "partner", "Mia")),
         ("emrys starts at st mary's monday", ("emrys", "school", "St Mary's")),
         ("we finally moved into the bristol flat", ("user", "moved_to", "Bristol")),
         ("internet at the new place in leeds finally works", ("user", "lives_in", "Leeds")),
@@ -91,6 +91,7 @@ def test_explicit_cue_is_more_confident_than_inference() -> None:
         "Growth is $12.95/seat and Scale $34.90/seat",
         "tamsin lives in excel",  # not the user; never the user's home
         "my other half of the fixtures still fails",  # half of something, not a person
+        "i wrote the first part, my other half handles parsing",
         "my better half is away this week",  # no name given
     ],
 )

@@ -341,9 +341,9 @@ class Retriever:
         moment_lists = (
             (RELEASES, cfg.releases_weight, cfg.releases_limit, u.about_release, u.qclass == "deploy", newest),
             (INCIDENTS, cfg.incidents_weight, cfg.incidents_limit, u.about_incident, False, False),
-            # a work decision: the person's own life ("when did we move house") is no decision of the work; a question
-            # of what a thing uses or where it runs ("where is the site hosted"), though no word of a decision is in
-            # it, at a share: the decision that chose it
+            # a work decision: a question `personal_question` reads as the person's life ("when did we move house") is
+            # never about one; a question that may ask what a thing uses or where it runs ("where is the site hosted"),
+            # though no word of a decision is in it, at a share: the decision that chose it
             (
                 DECISIONS,
                 cfg.decisions_weight * (1.0 if u.about_decision else cfg.decisions_state_share),
@@ -707,17 +707,21 @@ class Retriever:
             return []
         query = parse_personal_question(question)
         words = set(re.findall(r"[\w']+", question.lower()))
+        members = RELATION_GROUPS.get(query.relation, frozenset({query.relation})) if query is not None else frozenset()
+        alike = members.union(*(a for a in ALIKE if members & a)) - members  # the subject's own, a little lower
         scored: dict[tuple[str, int], float] = {}
         for m, names in self._mentions:
             if m.ts and m.ts > horizon:
                 continue
             score = 0.0
             if query is not None and (
-                m.relation in _fact_relations(query.relation)
+                m.relation in members
                 or m.relation in query.via
                 or (query.reverse and query.reverse in m.object.lower())
             ):
                 score += 2.0
+            elif query is not None and m.relation in alike and m.subject == query.subject:
+                score += 1.5
             if names & words:
                 score += 1.0
             if score:
@@ -748,14 +752,6 @@ class Retriever:
 # The classes of a question that may ask what a thing of the work is or uses now ("where is the API hosted", "what
 # does the app build with"): understand's tool, place and other.
 _STATE_CLASSES = frozenset({"tool", "place", "other"})
-
-
-def _fact_relations(relation: str) -> frozenset[str]:
-    """The stored relations whose facts a question about `relation` is after, for finding their source turns: a
-    group's members ("spouse": a wife, husband or partner), and the relations alike to it (`ALIKE`: the person may
-    say "my partner" of whom they ask as "my wife", "we moved to X" of where they ask they live)."""
-    members = RELATION_GROUPS.get(relation, frozenset({relation}))
-    return members.union(*(alike for alike in ALIKE if members & alike))
 
 
 def _fuse(lists: Sequence[tuple[float, list[tuple[int, float]], str]], rrf_k: int) -> dict[int, float]:

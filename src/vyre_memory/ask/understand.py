@@ -204,7 +204,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"|\b(?:we|i) (?:\w+ )?(?:drop|dropped|replace|replaced|switch|switched|move|moved|abandon|abandoned|"
             r"reject|rejected|migrate|migrated|reverse|reversed|revert|reverted|standardi[sz]e|standardi[sz]ed)\b"
             r"|\bwhat (?:did|do) (?:we|i) (?:do|end up doing|land on) (?:about|with|for)\b"
-            r"|\b(?:end|ended|ends) up\b"  # what it "ended up" being, how we "ended up" doing it: the last choice
+            # the last choice: "how did we end up doing X", "what did it end up being built with"; not "where did the
+            # logs end up", "what did the bill end up being"
+            r"|\bhow did (?:we|i|you|they) end up\b|\bend(?:ed)? up (?:being )?(?:built|written|going|using|choosing"
+            r"|picking|switching|moving|migrating|hosted|run)\b"
             r"|^why (?:did|do|are|didn't|don't|aren't) (?:we|i)\b"
             r"|^how (?:does|do|is|are|was|were|did|will|should) (?:the )?[\w.-]+(?: [\w.-]+){0,3} "
             r"(?:call|calls|talk|talks|deliver|"

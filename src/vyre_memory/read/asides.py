@@ -74,7 +74,7 @@ _OWNED = re.compile(
     + _words(
         "kid,kids,child,children,baby,babies,parent,parents,family,partner,doctor,home,house,flat,apartment,"
         "place,car,pet,pets,cat,cats,birthday,school,teacher,friend,friends,boss,health,life,weekend,trip,flight,"
-        "address,street,city,town,hometown,neighbourhood,neighborhood,age,name"
+        "address,street,city,town,hometown,neighbourhood,neighborhood,age,name,better half,other half"
     )
     + r")\b",
     re.I,

@@ -5,9 +5,9 @@ answer is in the few turns where a choice was made, said or written down, while 
 finds every turn that discussed the options.
 
 - `decided(sentence)`: what a sentence decides and its topic words, from cue phrases ("let's go with", "we
-  decided", "switching to", "decision:", "we drop", "we're killing", "we swap", "we're moving to", "revert to",
-  "stick with") or a change of mind said in so many words ("reversing myself", "X after all", "this supersedes
-  Y"); the graph's decisions (`read.graph`) are these.
+  decided", "switching to", "decision:", "we drop", "revert to", "stick with"), a plan announced as the team's and
+  said as no condition ("we're killing the export", "we swap the agent for X") or a change of mind said in so many
+  words ("reversing myself", "X after all", "this supersedes Y"); the graph's decisions (`read.graph`) are these.
 - `decision_in(turn)`: a turn is a decision turn when one of its sentences decides (`decided`) and does not
   speak of the person's life ("we decided to move house" is no decision of the work), when the person settles a
   choice in a word ("option C it is"), when the assistant says it recorded one ("recording the decision", "ADR 7
@@ -43,15 +43,20 @@ _DECISION = re.compile(
     r"|\bdecided\s+(?:to|on|against)|\bswitching\s+to|\bwe(?:'re|\s+are)?\s+switching\s+to|\bsettled\s+on"
     r"|\bwe\s+drop|^\s*(?:so:?\s+)?drop|^[\s*>-]*(?:(?:ok(?:ay)?|so),?\s+)?decision(?:\s+summary|\s+log\s+updated)?\s*(?:\*\*)?\s*:(?:\*\*)?"
     r"|\b(?:we're|we\s+are)\s+dropping"
-    # a plan announced as the team's: "we're killing the dashboard", "we swap the agent for X", "we're moving to v2"
-    r"|\b(?:we're|we\s+are)\s+(?:killing|ditching|scrapping|swapping|moving\s+to|migrating\s+to)"
-    r"|\bwe\s+(?:ditch|scrap|swap)\b"
     # a reversal is a decision too, and the newer one on its topic: "revert to", "go back to", "stick with"
     r"|\b(?:let'?s\s+|we(?:'ll|\s+will)?\s+|we(?:'re|\s+are)\s+)?(?:revert(?:ing)?|go(?:ing)?\s+back|switch(?:ing)?\s+back)"
     r"\s+to|\b(?:let'?s|we(?:'ll|\s+will))\s+(?:keep|stick\s+with)|\bwe(?:'re|\s+are)\s+(?:keeping|sticking\s+with)"
     r"|\breversing\s+(?:the\s+)?(?:decision|call)\s+(?:on|about))\s+",
     re.I,
 )
+# A plan announced as the team's, said as no condition (`_plan`): "we're killing the nightly export", "we swap the log
+# agent for X"; not "we're killing time", "if we swap the order the test passes"
+_PLAN = re.compile(
+    r"\b(?:we're|we\s+are)\s+(?:killing|ditching|scrapping)\s+(?!(?:it|time|off|me)\b)"
+    r"|\bwe(?:'re|\s+are)?\s+(?:swap|swapping)\s+(?=[^.;!?]{1,80}?\s+for\s+)",
+    re.I,
+)
+_CONDITION = re.compile(r"\b(?:if|when|whenever|once|until|unless|whether)\b", re.I)
 # A change of mind said in so many words ("X after all", "this supersedes Y", "reversing myself"): the sentence is
 # the newer decision on every topic it names, told by its first clause.
 _REVERSAL = re.compile(
@@ -86,11 +91,16 @@ def topic_words(text: str) -> frozenset[str]:
     )
 
 
+def _plan(sentence: str) -> re.Match[str] | None:
+    """A plan announced as the team's (`_PLAN`), in a sentence that says it as no condition."""
+    return None if _CONDITION.search(sentence) else _PLAN.search(sentence)
+
+
 def decided(sentence: str) -> tuple[str, frozenset[str]] | None:
     """What a sentence decides and the topic words it decides on, or None when it decides nothing."""
     if _NOT_A_DECISION.search(sentence):
         return None
-    m = _DECISION.search(sentence)
+    m = _DECISION.search(sentence) or _plan(sentence)
     if m is None:
         r = _REVERSAL.search(sentence)
         if r is None:
@@ -109,7 +119,8 @@ def decided(sentence: str) -> tuple[str, frozenset[str]] | None:
 
 # the person settles a choice in a word: "option C it is.", "chromium it is"; not "yes it is", "that's how it is"
 _SETTLED = re.compile(
-    r"(?:^|[.!?,;:]\s+)(?!(?:yes|no|so|here|there|that|this|what|whatever|how|well|maybe|sure|as|if|where|when|which|who)\b)"
+    r"(?:^|[.!?,;:]\s+)(?!(?:yes|yeah|yep|yup|no|ok|okay|so|here|there|that|this|what|whatever|how|well|maybe|sure|as|if"
+    r"|where|when|which|who|i|you|we|it|mine|yours)\b)"
     r"[\w.+#/-]+(?: [\w.+#/-]+)? it is\s*(?:[.!,;—–]|\s-\s|$)",
     re.I | re.M,
 )
@@ -131,7 +142,7 @@ _REPORTS = re.compile(r"\b(?:decid\w*|decision|settled|chose|chosen|agreed)\b", 
 # a word without which no rule above can match: most turns are passed over by it alone
 _ANY_CUE = re.compile(
     r"decid|decision|let'?s|\bgo(?:ing)?\s+(?:with|back)|switch|settled|drop|revers|revert|keep|stick|supersed"
-    r"|killing|ditch|scrap|swap|moving\s+to|migrating"
+    r"|killing|ditch|scrap|swap"
     r"|after\s+all|changed\s+(?:my|our)\s+mind|scratch\s+that|second\s+thought|\bit\s+is\b|record|adr|rfc",
     re.I,
 )
@@ -140,7 +151,7 @@ _ANY_CUE = re.compile(
 def _decides(sentence: str) -> bool:
     """Whether a sentence takes a decision or changes one (its cue is enough: the key names its topic), and not one
     of the person's life ("we decided to move house" is no decision of the work)."""
-    cue = decided(sentence) or _DECISION.search(sentence) or _REVERSAL.search(sentence)
+    cue = decided(sentence) or _DECISION.search(sentence) or _plan(sentence) or _REVERSAL.search(sentence)
     return bool(cue) and not _NOT_A_DECISION.search(sentence) and not speaks_of_life(sentence)
 
 

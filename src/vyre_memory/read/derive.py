@@ -445,7 +445,8 @@ def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: boo
 
 
 def _count_moments(report: DeriveReport, found: dict[str, int]) -> None:
-    """The moments found now, by kind, into the report."""
+    """The moments found now, by kind, into the report (each kind has its field)."""
+    assert set(found) == {kind.name for kind in MOMENT_KINDS}, "a kind of moment the report has no field for"
     report.releases, report.incidents, report.decisions = (found[k.name] for k in (RELEASES, INCIDENTS, DECISIONS))
 
 

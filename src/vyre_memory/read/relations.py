@@ -66,7 +66,7 @@ for _rel, _ws in {
 }.items():
     for _w in _ws.split():
         KIN[_w] = _rel
-KIN.update({"better half": "partner", "other half": "partner"})  # two words, so not in the table above
+KIN["better half"] = "partner"  # two words, so not in the table above ("my other half" is as often half the work)
 
 MALE = words(
     "husband hubby son father dad daddy papa pa pop brother bro nephew uncle grandpa grandfather gramps grandad "
@@ -88,7 +88,7 @@ RELATION_GROUPS: dict[str, frozenset[str]] = {
 
 # Relations whose facts often answer a question about another of them, for finding the turns they were read from
 # (never for answering): "my wife" is the partner the person named, "where do I live" where they moved to.
-ALIKE: tuple[frozenset[str], ...] = (words("wife husband partner"), words("lives_in moved_to home_city"))
+ALIKE: tuple[frozenset[str], ...] = (RELATION_GROUPS["spouse"], words("lives_in moved_to home_city"))
 
 PETS: dict[str, str] = {
     w: kind

@@ -13,12 +13,12 @@ turns that discuss one. A turn is a release turn when:
   `--dry-run`, `terraform plan`) nor one that only names the word (`grep deploy`, `cat deploy.sh`, a commit
   message);
 - the assistant reports one, first in its turn or beside a version or a target (prod, staging, live), not
-  negated ("deployed", "released", "is live", "rolled back", "is at 100%", "is in prod", "2.3.1 is
-  out"; not "the lock is released");
+  negated ("deployed", "released", "is live", "rolled back"; not "the lock is released");
 - the person asks for one, first in a clause or after "please", "let's", "and" ..., with what is shipped or at
   the clause's end ("ship it", "deploy this", "release 2.3.1", "tag it", "roll back", "cut a release"; not "the
-  release notes", "release the lock", "don't ship it yet"), or reports one as the assistant does ("so 2.3.1 is
-  out", "sso is live as of today").
+  release notes", "release the lock", "don't ship it yet");
+- either tells a version as done in so many words, the version its subject: "so 2.3.1 is out", "api v2.0.0 is at
+  100%", "api 1.8.1 is in prod" (not a question, not "when 2.3.1 is out, ping me", not "the bug is in prod").
 
 Each becomes a `Moment` (`read.moments`): the turns it points to (a tool call's own output too), its time, and its
 key text: the versions it names, the project's name, the turn's opening words and what its session was asked
@@ -58,11 +58,16 @@ _SIMPLE = re.compile(r"&&|\|\||;|\||\n")  # what separates the simple commands o
 _SHELLS = frozenset({"bash", "sh", "zsh"})
 _REPORT = re.compile(
     r"\b(?:deployed|released|shipped|published|promoted|tagged|rolled (?:\w+ )?back|(?:is|are) (?:now )?live|"
-    r"went live|now live|live (?:on|in) (?:prod\w*|production|staging)|rollout (?:is )?(?:complete|done|finished)|"
-    r"(?:is|are) (?:now )?(?:running |live )?in prod(?:uction)?|(?:is|are) (?:now )?at 100 ?%"
-    r"|(?:is|are) (?:now )?out(?= *[.!,;]|$))(?!\w)",
+    r"went live|now live|live (?:on|in) (?:prod\w*|production|staging)|rollout (?:is )?(?:complete|done|finished))\b",
     re.I,
 )
+# a version told as done: "2.3.1 is out", "v2.0.0 is at 100%", "1.8.1 is in prod" (`_told`)
+_TOLD = re.compile(
+    r"\bv?\d+\.\d+(?:\.\d+)*\b[^.!?\n]{0,40}?\b(?:is|are) (?:now )?(?:(?:running |live )?in prod(?:uction)?\b|at 100 ?%"
+    r"|out\b(?! of\b))",
+    re.I,
+)
+_IF = re.compile(r"\b(?:if|when|whenever|once|until|unless|whether|before|after)\b", re.I)
 # what may come before a report that opens the turn ("Done: deployed ...")
 _AT_START = re.compile(r"^\W*(?:done|ok|okay|all set|success)?\W*$", re.I)
 _TARGET = re.compile(r"\b(?:prod\w*|staging|live|canary|release|version)\b|\bv?\d+\.\d+\.\d+\b", re.I)
@@ -174,6 +179,18 @@ def _reported(text: str) -> bool:
     return False
 
 
+def _told(text: str) -> bool:
+    """Whether a turn tells a version as done (`_TOLD`), in a sentence that is no question and says it as no
+    condition or negation."""
+    for m in _TOLD.finditer(text):
+        start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
+        sentence = text[start : m.end()]
+        rest = re.split(r"[.!?\n]", text[m.end() :])[0]
+        if not (_IF.search(sentence) or _NEGATED.search(sentence) or text[m.end() + len(rest) :][:1] == "?"):
+            return True
+    return False
+
+
 def release_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> Moment | None:
     """The release `turn` does, reports or asks for, or None; `about(session)` (what its session was asked first,
     asked only of a release) joins its key, so "the version that shipped the search fix" finds the release of the
@@ -183,11 +200,11 @@ def release_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> 
         found = bool(said) and _command_releases(said)
     elif turn.kind == ASSISTANT:
         said = turn.text[:READ_CHARS]
-        found = _reported(said)
+        found = _reported(said) or _told(said)
     elif turn.kind == TYPED:
         said = turn.text[:READ_CHARS]
-        asked = any(not _NEGATED.search(_clause_before(said, m.start())) for m in _REQUEST.finditer(said))
-        found = asked or _reported(said)  # "ship it", or the person says it shipped ("2.1.0 is out")
+        found = any(not _NEGATED.search(_clause_before(said, m.start())) for m in _REQUEST.finditer(said))
+        found = found or _told(said)
     else:
         return None
     return moment(turn, (turn.seq,), said, about) if found else None
