@@ -28,7 +28,7 @@ from dataclasses import replace
 from ..contract import ASSISTANT, TOOL_CALL, TYPED, Turn
 from ..text import content_words, stem
 from .asides import speaks_of_life
-from .moments import READ_CHARS, Moment, moment
+from .moments import CONDITION, READ_CHARS, Moment, moment
 from .relations import is_stop, words
 from .trust import own_sentences
 
@@ -56,7 +56,6 @@ _PLAN = re.compile(
     r"|\bwe(?:'re|\s+are)?\s+(?:swap|swapping)\s+(?=[^.;!?]{1,80}?\s+for\s+)",
     re.I,
 )
-_CONDITION = re.compile(r"\b(?:if|when|whenever|once|until|unless|whether)\b", re.I)
 # A change of mind said in so many words ("X after all", "this supersedes Y", "reversing myself"): the sentence is
 # the newer decision on every topic it names, told by its first clause.
 _REVERSAL = re.compile(
@@ -93,7 +92,7 @@ def topic_words(text: str) -> frozenset[str]:
 
 def _plan(sentence: str) -> re.Match[str] | None:
     """A plan announced as the team's (`_PLAN`), in a sentence that says it as no condition."""
-    return None if _CONDITION.search(sentence) else _PLAN.search(sentence)
+    return None if CONDITION.search(sentence) else _PLAN.search(sentence)
 
 
 def decided(sentence: str) -> tuple[str, frozenset[str]] | None:

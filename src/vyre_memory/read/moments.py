@@ -13,16 +13,19 @@ Pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..contract import Turn
 from ..text import project_name, versions
 
-__all__ = ["KEY_CHARS", "READ_CHARS", "Moment", "MomentReader", "moment", "moments_in"]
+__all__ = ["CONDITION", "KEY_CHARS", "READ_CHARS", "Moment", "MomentReader", "moment", "moments_in"]
 
 KEY_CHARS = 300  # of a turn's opening (a command's), in its key
 READ_CHARS = 400  # of a turn read for what makes it a moment
+# a sentence that says its moment only as a condition ("when 2.3.1 is out, ping me", "if we swap the order ...")
+CONDITION = re.compile(r"\b(?:if|when|whenever|once|until|unless|whether)\b", re.I)
 
 
 @dataclass(frozen=True)

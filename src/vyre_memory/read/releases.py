@@ -35,7 +35,7 @@ import shlex
 from collections.abc import Callable
 
 from ..contract import ASSISTANT, TOOL_CALL, TYPED, Turn
-from .moments import READ_CHARS, Moment, moment
+from .moments import CONDITION, READ_CHARS, Moment, moment
 
 __all__ = ["release_in"]
 
@@ -67,7 +67,6 @@ _TOLD = re.compile(
     r"|out\b(?! of\b))",
     re.I,
 )
-_IF = re.compile(r"\b(?:if|when|whenever|once|until|unless|whether|before|after)\b", re.I)
 # what may come before a report that opens the turn ("Done: deployed ...")
 _AT_START = re.compile(r"^\W*(?:done|ok|okay|all set|success)?\W*$", re.I)
 _TARGET = re.compile(r"\b(?:prod\w*|staging|live|canary|release|version)\b|\bv?\d+\.\d+\.\d+\b", re.I)
@@ -186,7 +185,7 @@ def _told(text: str) -> bool:
         start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
         sentence = text[start : m.end()]
         rest = re.split(r"[.!?\n]", text[m.end() :])[0]
-        if not (_IF.search(sentence) or _NEGATED.search(sentence) or text[m.end() + len(rest) :][:1] == "?"):
+        if not (CONDITION.search(sentence) or _NEGATED.search(sentence) or text[m.end() + len(rest) :][:1] == "?"):
             return True
     return False
 
