@@ -29,6 +29,9 @@ def _history(root: Path) -> None:
         talk = session(root, SHOP, f"queue-work{i}", 4 + i)
         talk.user(f"add retry field {i} to the email queue table and the queue docs")
         talk.assistant(f"Added retry field {i} to the email queue table and documented it.")
+    mail = session(root, SHOP, "mail", 17)
+    mail.user("standup notes: ingrid pushed for a separate mail service so billing can reuse it later")
+    mail.assistant("Noted. A separate service means its own deploy and its own queue consumer.")
     admin = session(root, ADMIN, "admin", 18)
     admin.user("let's go with server-side sorting for the admin tables")
     admin.assistant("Sorting now happens in the query.")
@@ -71,6 +74,12 @@ def test_what_a_thing_uses_now_is_found_through_the_decision_that_chose_it(memor
     found = "\n".join(_decisions(memory, "what does the email queue run on now?"))
     assert "postgres table it is" in found
     assert _decisions(memory, "what does the email queue run on now?", config="hybrid-decisionstate") == []
+
+
+def test_who_proposed_a_choice_is_found_through_the_proposal(memory: Memory) -> None:
+    """A colleague's proposal the person reports starts a decision: "who pushed for X" reads the list."""
+    assert any("ingrid pushed for" in t for t in _decisions(memory, "who pushed for a separate mail service?"))
+    assert any("ingrid pushed for" in t for t in _decisions(memory, "what did ingrid want for the mail?"))
 
 
 def test_a_question_about_anything_else_never_reads_the_list(memory: Memory) -> None:

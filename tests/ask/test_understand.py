@@ -295,6 +295,10 @@ def test_flags() -> None:
     assert understand("what's our realtor's name", FRI_OCT).about_user
     assert understand("where does the user live?", FRI_OCT).about_user
     assert not understand("who is owen", FRI_OCT).about_user
+    assert understand("who pushed for memcached?", FRI_OCT).about_decision  # a proposal starts a decision
+    assert understand("whose idea was the monorepo split", FRI_OCT).about_decision
+    assert understand("what did priya suggest for caching", FRI_OCT).about_decision
+    assert not understand("who fixed the cache bug", FRI_OCT).about_decision
 
 
 def test_strip_time_words() -> None:

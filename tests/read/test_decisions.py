@@ -26,6 +26,9 @@ def _turn(kind: str, text: str, seq: int = 4, session: str = "s1") -> Turn:
         (TYPED, "8 ms p99 for the big model blows the budget. small model it is — 0.2 worse isn't worth it"),
         (TYPED, "big one today. we're killing the nightly export, nobody opens it"),
         (TYPED, "the lead agreed this morning: we swap the log agent for one with a disk buffer"),
+        (TYPED, "sync on the cache today. priya is pushing hard for memcached, says redis is overkill"),
+        (TYPED, "okafor suggested in the retro that we split the monorepo"),
+        (TYPED, "the vendor thing again: halvorsen kept asking for saml login"),
         (ASSISTANT, "Recording the decision in the docs and scaffolding the service."),
         (ASSISTANT, "ADR-0007 written (accepted): amounts are integer minor units."),
         (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/docs/adr/0007-money.md\ncontent: # ADR 0007: Money"),
@@ -85,6 +88,11 @@ def test_the_decisions_of_turns_keep_their_order() -> None:
         (TYPED, "we swap the arguments and it passes"),  # nothing swapped for another
         (TYPED, "ok we're moving to the next step, run the tests"),
         (TYPED, "yeah it is — the cache again"),  # an answer, not a choice
+        (TYPED, "you suggested memcached earlier, why?"),  # no colleague's proposal
+        (TYPED, "he suggested we split it up"),  # no name: who proposed is not in the turn
+        (TYPED, "if priya suggests memcached again we'll benchmark both"),
+        (TYPED, "git push for the release branch failed"),
+        (TYPED, "my wife suggested we spend august on the coast"),  # the person's life
         (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/src/ml/decision_tree.py\ncontent: import numpy"),
         (TOOL_CALL, "Write\nfile_path: /home/sam/code/shop-api/pkg/timeutil/rfc3339.go\ncontent: package timeutil"),
     ],

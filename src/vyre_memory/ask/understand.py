@@ -93,6 +93,16 @@ _FAIL = (
     r"garbled|corrupt\w*|mismatch\w*|wrong\w*"
 )
 
+# who proposed what the team later decided (a who-said question): the proposal is read as a decision's start
+# (`read.decisions`): "who pushed for X", "whose idea was X", "what did ana want for X"
+_PROPOSAL = re.compile(
+    r"^(?:and |so )?who (?:\w+ )?(?:suggested|proposed|pushed|pushing|recommended|wanted|came up with|asked for|"
+    r"insisted|argued|championed|advocated)\b"
+    r"|^whose (?:idea|suggestion|proposal)\b"
+    r"|^what (?:did|does) (?!(?:we|i|you|they|it|the|this|that|a|an)\b)[\w'.-]+(?: [\w'.-]+)? "
+    r"(?:want|suggest|propose|push for|recommend|argue for)\b"
+)
+
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     (
         "who-said",
@@ -591,5 +601,5 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         time_blocked=parsed.blocked,
         about_release=_RULE["deploy"].search(low) is not None,
         about_incident=_RULE["bug"].search(low) is not None,
-        about_decision=_RULE["decision"].search(low) is not None,
+        about_decision=_RULE["decision"].search(low) is not None or _PROPOSAL.search(low) is not None,
     )

@@ -123,6 +123,32 @@ _SETTLED = re.compile(
     r"[\w.+#/-]+(?: [\w.+#/-]+)? it is\s*(?:[.!,;—–]|\s-\s|$)",
     re.I | re.M,
 )
+# a colleague's proposal the person reports, where a decision starts: "ana is pushing for B", "kofi suggested we swap
+# X for Y", "the client kept asking for SSO"; the proposer a name, not "i", "you", "he" or a common word
+_PROPOSED = re.compile(
+    r"\b([^\W\d_][\w'’-]*)\s+(?:(?:is|was|kept|keeps)\s+)?(?:really\s+|hard\s+)?(?:pushing|pushed|pushes|"
+    r"argu(?:ed|es|ing)|advocat(?:ed|es|ing))\s+(?:hard\s+|really\s+hard\s+)?for\b"
+    r"|\b([^\W\d_][\w'’-]*)\s+(?:(?:kept|keeps)\s+)?(?:suggested|suggests|suggesting|proposed|proposes|proposing|recommended|"
+    r"recommends|championed|asked\s+for|asks\s+for|asking\s+for|wants\s+us\s+to|wanted\s+us\s+to|came\s+up\s+with)\b",
+    re.I,
+)
+_NOT_PROPOSER = frozenset(
+    "i you he she they we it someone somebody anyone everyone nobody who which that this what also just then "
+    "assistant claude".split()
+)
+
+
+def _proposes(sentence: str) -> bool:
+    """Whether a sentence reports a named colleague's proposal (`_PROPOSED`), said as no condition or question."""
+    if CONDITION.search(sentence) or sentence.rstrip().endswith("?"):
+        return False
+    for m in _PROPOSED.finditer(sentence):
+        who = (m.group(1) or m.group(2)).lower()
+        if who not in _NOT_PROPOSER and not is_stop(who):
+            return True
+    return False
+
+
 # the assistant says it wrote one down
 _RECORDED = re.compile(
     r"\b(?:record(?:ing|ed)? the decision|decision (?:recorded|logged|written)"
@@ -141,7 +167,8 @@ _REPORTS = re.compile(r"\b(?:decid\w*|decision|settled|chose|chosen|agreed)\b", 
 # a word without which no rule above can match: most turns are passed over by it alone
 _ANY_CUE = re.compile(
     r"decid|decision|let'?s|\bgo(?:ing)?\s+(?:with|back)|switch|settled|drop|revers|revert|keep|stick|supersed"
-    r"|killing|ditch|scrap|swap"
+    r"|killing|ditch|scrap|swap|push|argu|advocat|suggest|propos|recommend|champion|ask(?:ed|s|ing)?\s+for|wants?\s+us"
+    r"|came\s+up"
     r"|after\s+all|changed\s+(?:my|our)\s+mind|scratch\s+that|second\s+thought|\bit\s+is\b|record|adr|rfc",
     re.I,
 )
@@ -174,7 +201,9 @@ def decision_in(turn: Turn, about: Callable[[str], str] = lambda session: "") ->
         return None
     opening = turn_sentences(replace(turn, text=said))
     if turn.kind == TYPED:
-        found = _SETTLED.search(said) is not None or any(_decides(s) for s in opening)
+        found = _SETTLED.search(said) is not None or any(
+            _decides(s) or (_proposes(s) and not speaks_of_life(s)) for s in opening
+        )
     else:  # the assistant narrates its own steps: only a decision it reports, or one it recorded
         found = _RECORDED.search(said) is not None or any(_decides(s) and _REPORTS.search(s) for s in opening)
     return moment(turn, (turn.seq,), said[:READ_CHARS], about) if found else None
