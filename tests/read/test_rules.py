@@ -51,6 +51,8 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("my partner named the robot vacuum dusty mcdustface", ("vacuum", "called", "Dusty Mcdustface")),
         ("i'm officially principal engineer as of today", ("user", "job_title", "principal engineer")),
         ("new laptop came! macbook air, the m3 one.", ("user", "laptop", "Macbook Air")),
+        ("reorg done, i report to dana okafor now. anyway the migration", ("user", "boss", "Dana Okafor")),
+        ("big news, we're moving!! found a tiny house in sandvik with a shed", ("user", "moved_to", "Sandvik")),
     ],
 )
 def test_casual_lowercase_phrasing_yields_fact(text: str, fact: tuple[str, str, str]) -> None:
@@ -93,11 +95,16 @@ def test_explicit_cue_is_more_confident_than_inference() -> None:
         "my other half of the fixtures still fails",  # half of something, not a person
         "i wrote the first part, my other half handles parsing",
         "my better half is away this week",  # no name given
+        "my brother moved out, he's got a flat in sandvik near the docks",  # his home, not the person's
+        "my sister found a house in sandvik",
+        "if i report to dana the reviews go faster",
     ],
 )
 def test_no_fact_is_invented_from_ordinary_sentences(text: str) -> None:
     facts = _facts(text)
-    assert not any(s == "user" and r in ("wife", "partner", "school", "car", "lives_in") for s, r, _ in facts), facts
+    assert not any(
+        s == "user" and r in ("wife", "partner", "school", "car", "lives_in", "moved_to", "boss") for s, r, _ in facts
+    ), facts
     assert not any(r == "school" for _, r, _ in facts)
 
 

@@ -109,6 +109,10 @@ def _name_at(low: str, orig: str, pos: int, max_tokens: int = 2) -> tuple[int, i
     return span
 
 
+# prepositions a place name stops before: "a flat in ordsall near the hotel"
+_PLACE_END = words("near beside behind opposite outside around across along above below between within inside past")
+
+
 def _place_at(low: str, orig: str, pos: int, max_tokens: int = 4) -> tuple[int, int] | None:
     """A place or organisation name from `pos`: never one that starts with a determiner."""
     start: int | None = None
@@ -119,7 +123,7 @@ def _place_at(low: str, orig: str, pos: int, max_tokens: int = 4) -> tuple[int, 
         base = tok[:-2] if tok.endswith(("'s", "’s")) else tok
         if n == 0 and tok in _DETERMINERS:
             return None
-        boundary = (is_stop(base) and base not in _PLACE_OK) or base in DAYS or base in KIN
+        boundary = (is_stop(base) and base not in _PLACE_OK) or base in DAYS or base in KIN or base in _PLACE_END
         if not boundary and len(base) > 4 and base.endswith(("ly", "ed", "ing")) and orig[a:b].islower():
             boundary = True
         if boundary or n >= max_tokens or tok[:1].isdigit():

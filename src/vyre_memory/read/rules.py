@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .moments import CONDITION
 from .phrases import (
     _AMBIGUOUS_MAKES,
     _DAY_ALT,
@@ -124,6 +125,25 @@ _TOOL_WORDS = frozenset().union(*TOOL_CATEGORIES.values()) | words(
 )
 
 
+# the clause's own subject before a verb of finding a home, when it is neither the person nor left out: "he's got a
+# flat in X", "my sister found a house in X", "aidan bought a flat in X" (not "we're moving!! found a flat in X")
+_CLAUSE_BREAK = re.compile(r"[.!?;:,()\n]|\b(?:and|but|so|also|then)\b")
+_OWN_SUBJECT = re.compile(
+    r"^(?:(?:i|we)(?:'ve|'m|'re|\s+have|\s+are|\s+am)?|(?:have|just|finally|now|also|already)(?=\s|$))(?:\s+|$)"
+)
+
+
+def _someone_else_did(before: str) -> bool:
+    """Whether the clause that `before` ends has a subject that is not the person's."""
+    subject = _CLAUSE_BREAK.split(before[-200:])[-1].strip()
+    while subject:
+        own = _OWN_SUBJECT.match(subject)
+        if own is None:
+            return True
+        subject = subject[own.end() :]
+    return False
+
+
 def _is_tool(value: str) -> bool:
     return any(w in _TOOL_WORDS for w in value.lower().split())
 
@@ -157,6 +177,12 @@ def _rules(r: _Reader) -> None:
         if rel:
             r.add("user", rel, span, 0.7, m.start(), name=True)
             r.remember(low[span[0] : span[1]], _gender(word))
+
+    # "i report to dana now", "i'm reporting to sam okafor from monday": the person's manager ------------------
+    for m in re.finditer(r"\bi(?:'m|\s+am)?\s+(?:now\s+)?(?:report|reporting)\s+(?:directly\s+)?(?:in\s+)?to\s+", low):
+        span = _name_at(low, orig, m.end())
+        if span is not None and not CONDITION.search(low[max(0, m.start() - 30) : m.start()]):
+            r.add("user", "boss", span, 0.6, m.start(), name=True)
 
     # "my kids, ada and leo," / "our daughters mia and zoe" -----------------------------------
     for m in re.finditer(
@@ -315,26 +341,37 @@ def _rules(r: _Reader) -> None:
 
     # where the user lives ------------------------------------------------------------------
     home_cue = _HOME_CUE.search(low) is not None
-    for pat, rel, conf, needs_home in (
-        (r"\b(?:i|we)\s+(?:now\s+|still\s+)?(?:live|living|'re\s+living|'m\s+living)\s+in\s+", "lives_in", 0.7, False),
-        (r"\b(?:i|we)\s+(?:just\s+|finally\s+)?moved\s+(?:in\s*to|to)\s+", "moved_to", 0.65, True),
-        (r"\b(?:our|my)\s+new\s+(?:place|house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.6, False),
-        (r"\bthe\s+new\s+(?:house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.55, False),
-        (r"\bthe\s+new\s+place\s+in\s+", "lives_in", 0.55, True),
+    for pat, rel, conf, needs_home, subject_left_out in (
+        (
+            r"\b(?:i|we)\s+(?:now\s+|still\s+)?(?:live|living|'re\s+living|'m\s+living)\s+in\s+",
+            "lives_in",
+            0.7,
+            False,
+            False,
+        ),
+        (r"\b(?:i|we)\s+(?:just\s+|finally\s+)?moved\s+(?:in\s*to|to)\s+", "moved_to", 0.65, True, False),
+        (r"\b(?:our|my)\s+new\s+(?:place|house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.6, False, False),
+        (r"\bthe\s+new\s+(?:house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.55, False, False),
+        (r"\bthe\s+new\s+place\s+in\s+", "lives_in", 0.55, True, False),
         (
             r"\b(?:found|bought|rented|got)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}(?:flat|house|apartment|condo)\s+in\s+",
             "moved_to",
             0.5,
             False,
+            True,  # "found a flat in X": whose find is the clause's subject, when one is said
         ),
-        (r"\b(?:we're|we\s+are|i'm|i\s+am)\s+moving\s+to\s+", "moved_to", 0.5, True),
-        (r"\boffer\s+accepted\s+on\s+the\s+", "moved_to", 0.45, True),
+        (r"\b(?:we're|we\s+are|i'm|i\s+am)\s+moving\s+to\s+", "moved_to", 0.5, True, False),
+        (r"\boffer\s+accepted\s+on\s+the\s+", "moved_to", 0.45, True, False),
     ):
         if needs_home and not home_cue:
             continue
         for m in re.finditer(pat, low):
             span = _place_at(low, orig, m.end(), max_tokens=3)
-            if span and not _is_tool(low[span[0] : span[1]]):
+            if (
+                span
+                and not _is_tool(low[span[0] : span[1]])
+                and not (subject_left_out and _someone_else_did(low[: m.start()]))
+            ):
                 r.add("user", rel, span, conf, m.start(), name=True)
     for m in re.finditer(r"\bmoved\s+into\s+the\s+", low):
         span = _place_at(low, orig, m.end(), max_tokens=2)
