@@ -10,7 +10,8 @@ finds every turn that discussed the options.
   words ("reversing myself", "X after all", "this supersedes Y"); the graph's decisions (`read.graph`) are these.
 - `decision_in(turn)`: a turn is a decision turn when one of its sentences decides (`decided`) and does not
   speak of the person's life ("we decided to move house" is no decision of the work), when the person settles a
-  choice in a word ("option C it is"), when the assistant says it recorded one ("recording the decision", "ADR 7
+  choice in a word ("option C it is") or reports a colleague's proposal, where a decision starts ("kofi is pushing
+  for B"), when the assistant says it recorded one ("recording the decision", "ADR 7
   written"), or when a tool call writes or edits a decision record (a file under `adr/`, `decisions/` or
   `rfcs/`, or named like `adr-0007.md`). Each becomes a `Moment` (`read.moments`): its time and its key text (the
   versions it names, the project's name, the turn's opening and what its session was asked first). Only a coding
