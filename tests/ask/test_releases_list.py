@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.ask.moments import ADMIN, SHOP, brought_by, derives_the_same, memory_of, session
+from tests.ask.moments import ADMIN, NOW, SHOP, brought_by, derives_the_same, memory_of, session
 from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
@@ -118,3 +118,11 @@ def test_a_release_command_run_beside_another_points_to_its_own_output(memory: M
     assert [turns[s].kind for s in kept[0].seqs] == ["tool_call", "tool_output"]
     assert "tagged v1.6.0" in turns[kept[0].seqs[1]].text
     assert any("tagged v1.6.0" in t for t in _released(memory, "when did we release 1.6.0?"))
+
+
+def test_the_command_that_released_takes_no_prior_of_its_kind(memory: Memory) -> None:
+    """A tool call a reader kept as a release is the release: it ranks as the request and the report of it do, not
+    below the turns that only speak of the fix (with its kind's prior it fell out of the best eight)."""
+    found = memory.retrieve("when did the accent fix release go out?", k=8, now=NOW)
+    command = [p for p in found if "tagged v1.5.0" in p.text]
+    assert command and "releases" in command[0].via
