@@ -49,6 +49,8 @@ def _bash(command: str) -> Turn:
         "railway up",
         "cd /srv/app &&\n ./scripts/deploy.sh prod",
         "sudo FOO=1 make release",
+        "bundle exec fastlane android deploy version:2.5.1 track:production",  # a runner runs the program
+        "poetry run ./scripts/release.sh",
     ],
 )
 def test_a_command_that_releases_or_deploys_is_a_release(command: str) -> None:
@@ -88,6 +90,8 @@ def test_a_command_that_releases_or_deploys_is_a_release(command: str) -> None:
         "git checkout release",
         "python -m pytest tests/test_release.py",
         "rm -rf release/",
+        "bundle exec rspec spec/deploy_spec.rb",
+        "uv run pytest -k release",
     ],
 )
 def test_a_command_that_only_names_a_release_is_not_one(command: str) -> None:

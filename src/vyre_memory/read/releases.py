@@ -47,7 +47,7 @@ _WORD = re.compile(
 # deploy", "fly deploy", "bash deploy.sh") among its first words, it is the task the program runs
 _NAMES_ONLY = frozenset(
     "grep egrep fgrep rg ag ack cat bat less more head tail vim vi nvim nano emacs code subl ls ll tree cd pushd echo "
-    "printf pytest jest vitest mocha unittest find fd sed awk wc diff sort uniq cut tr open man which type whereis "
+    "printf pytest jest vitest mocha unittest rspec find fd sed awk wc diff sort uniq cut tr open man which type whereis "
     "jq yq rm cp mv mkdir touch chmod chown ln tar zip unzip gzip stat file du df".split()
 )
 _READ_ONLY = frozenset(
@@ -150,6 +150,27 @@ def _releases(words: list[str]) -> bool:
     return any(_WORD.search(w) for w in head if not w.startswith("-"))
 
 
+# runners that run the program named after them: "bundle exec fastlane android deploy", "npx vercel --prod"
+_RUNNERS = {
+    "bundle": "exec",
+    "poetry": "run",
+    "uv": "run",
+    "pipenv": "run",
+    "pdm": "run",
+    "pnpm": "exec",
+    "hatch": "run",
+}
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """A simple command's words with the runner that runs its program left out."""
+    if len(words) > 2 and _RUNNERS.get(words[0]) == words[1]:
+        return words[2:]
+    if len(words) > 1 and words[0] in ("npx", "bunx", "pnpx"):
+        return words[1:]
+    return words
+
+
 def _command_releases(command: str) -> bool:
     """Whether a command line runs a release or deploy in any of its simple commands."""
     for simple in _SIMPLE.split(command):
@@ -160,6 +181,7 @@ def _command_releases(command: str) -> bool:
         words = [w for w in words if "=" not in w or w.startswith("-")]  # FOO=bar before the program
         if words and words[0] in ("sudo", "time", "exec", "env", "nohup"):
             words = words[1:]
+        words = _unwrapped(words)
         if _releases(words):
             return True
     return False
