@@ -47,8 +47,8 @@ _WORD = re.compile(
 # deploy", "fly deploy", "bash deploy.sh") among its first words, it is the task the program runs
 _NAMES_ONLY = frozenset(
     "grep egrep fgrep rg ag ack cat bat less more head tail vim vi nvim nano emacs code subl ls ll tree cd pushd echo "
-    "printf pytest jest vitest mocha unittest rspec find fd sed awk wc diff sort uniq cut tr open man which type whereis "
-    "jq yq rm cp mv mkdir touch chmod chown ln tar zip unzip gzip stat file du df".split()
+    "printf pytest jest vitest mocha unittest rspec find fd sed awk wc diff sort uniq cut tr open man which type "
+    "whereis jq yq rm cp mv mkdir touch chmod chown ln tar zip unzip gzip stat file du df".split()
 )
 _READ_ONLY = frozenset(
     "get describe logs log status history list ls view show diff plan --dry-run --dry_run -destroy --list -l -ln "
