@@ -125,7 +125,7 @@ _SETTLED = re.compile(
     re.I | re.M,
 )
 # a colleague's proposal the person reports, where a decision starts: "ana is pushing for B", "kofi suggested we swap
-# X for Y", "the client kept asking for SSO"; the proposer a name, not "i", "you", "he" or a common word
+# X for Y", "dana kept asking for SSO"; the proposer a name, not "i", "you", "he" or a common word
 _PROPOSED = re.compile(
     r"\b([^\W\d_][\w'’-]*)\s+(?:(?:is|was|kept|keeps)\s+)?(?:really\s+|hard\s+)?(?:pushing|pushed|pushes|"
     r"argu(?:ed|es|ing)|advocat(?:ed|es|ing))\s+(?:hard\s+|really\s+hard\s+)?for\b"

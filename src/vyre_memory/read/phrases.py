@@ -109,7 +109,7 @@ def _name_at(low: str, orig: str, pos: int, max_tokens: int = 2) -> tuple[int, i
     return span
 
 
-# prepositions a place name stops before: "a flat in ordsall near the hotel"
+# prepositions a place name stops before: "a flat in sandvik near the hotel"
 _PLACE_END = words("near beside behind opposite outside around across along above below between within inside past")
 
 

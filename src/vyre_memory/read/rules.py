@@ -126,7 +126,7 @@ _TOOL_WORDS = frozenset().union(*TOOL_CATEGORIES.values()) | words(
 
 
 # the clause's own subject before a verb of finding a home, when it is neither the person nor left out: "he's got a
-# flat in X", "my sister found a house in X", "aidan bought a flat in X" (not "we're moving!! found a flat in X")
+# flat in X", "my sister found a house in X", "sam bought a flat in X" (not "we're moving!! found a flat in X")
 _CLAUSE_BREAK = re.compile(r"[.!?;:,()\n]|\b(?:and|but|so|also|then)\b")
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:i|we)(?:'ve|'m|'re|\s+have|\s+are|\s+am)?|(?:have|just|finally|now|also|already)(?=\s|$))(?:\s+|$)"
