@@ -447,16 +447,13 @@ class Retriever:
                 if pid in rows:
                     fused[pid] += cfg.session_weight / (cfg.rrf_k + session_rank[rows[pid].session] + 1)
         kind_w, session_w = dict(cfg.kind_weights), dict(cfg.session_weights)
-        # a turn a reader kept as a release, an incident or a decision was judged already: the command that deployed
-        # is the release, so it takes no prior of its kind of turn
-        judged = {kind.name for kind in MOMENT_KINDS}
         recency = cfg.current_recency_weight if u.wants_current else cfg.recency_weight
         scored = []
         for pid, score in fused.items():
             row = rows.get(pid)
             if row is None:
                 continue
-            prior = 1.0 if via.get(pid, set()) & judged else kind_w.get(row.kind, 1.0)
+            prior = 1.0 if via.get(pid, set()) & _JUDGED else kind_w.get(row.kind, 1.0)
             score *= prior * session_w.get(row.session_kind, 1.0)
             shape = _ANSWER_SHAPES.get(u.qclass) if cfg.answer_shape_weight else None
             if shape is not None and shape.search(row.text):
@@ -756,6 +753,9 @@ class Retriever:
 # The classes of a question that may ask what a thing of the work is or uses now ("where is the API hosted", "what
 # does the app build with"): understand's tool, place and other.
 _STATE_CLASSES = frozenset({"tool", "place", "other"})
+# the lists of turns a reader kept as a release, an incident or a decision: such a turn was judged already (the
+# command that deployed is the release), so it takes no prior of its kind of turn
+_JUDGED = frozenset(kind.name for kind in MOMENT_KINDS)
 
 
 def _fuse(lists: Sequence[tuple[float, list[tuple[int, float]], str]], rrf_k: int) -> dict[int, float]:
