@@ -31,7 +31,8 @@ def _fake_binary(folder: Path) -> str:
     return str(binary)
 
 
-def _percentiles(samples: list[float]) -> str:
+def p50_p95(samples: list[float]) -> str:
+    """p50 and p95 of samples in ms (bench/web_paint.py prints its figures with it too)."""
     ordered = sorted(samples)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return f"p50 {statistics.median(ordered):8.1f} ms   p95 {p95:8.1f} ms   n={len(ordered)}"
@@ -60,8 +61,8 @@ def main() -> None:
             cold.append((time.perf_counter() - start) * 1000)
     print(f"binary: {binary}")
     print(f"warm process, first call (spawn): {warm[0]:.1f} ms")
-    print(f"warm process, later calls:        {_percentiles(warm[1:] or warm)}")
-    print(f"one process per call:             {_percentiles(cold)}")
+    print(f"warm process, later calls:        {p50_p95(warm[1:] or warm)}")
+    print(f"one process per call:             {p50_p95(cold)}")
 
 
 if __name__ == "__main__":

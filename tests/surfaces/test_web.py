@@ -1,7 +1,8 @@
 """The web page in real headless Chromium (Debian's `chromium`, driven by Playwright with `executable_path`).
 
-Asks a question of the demo world, checks the thinking state shows within 100 ms of submit, then the
-answer with its sources and the turns around one; adds an alias in the graph view and asks again.
+Asks a question of the demo world, checks the thinking state shows at submit, before the server's first
+event, then the answer with its sources and the turns around one; adds an alias in the graph view and asks
+again. How many milliseconds that takes is bench/web_paint.py's figure (target 100 ms), not an assertion here.
 Screenshots of both themes go to test-artifacts/web/.
 """
 
@@ -102,7 +103,7 @@ def test_ask_shows_thinking_then_cited_answer_and_an_alias_is_used_next(
 
     first = ask(tab, "which file had the refund bug?")
     assert first["stage"] == "Understanding the question…"
-    assert first["thinking_ms"] < 100 and first["painted_ms"] < 100, first
+    assert first["thinking_ms"] < first["first_event_ms"], first  # shown at submit, not when the server answers
     assert "app/billing/refunds.py" in first["answer"]
     first_source = tab.locator("#source-list .source").first
     assert "shop-api" in first_source.text_content() and "app/billing/refunds.py" in first_source.text_content()
@@ -153,7 +154,7 @@ def test_ask_shows_thinking_then_cited_answer_and_an_alias_is_used_next(
     assert "Dani" in after["answer"] and after["answer"] != "Not sure.", after
     timings = [first, unsure, before, after]
     measure("browser_ms", {k: [round(t[k], 1) for t in timings] for k in first if k.endswith("_ms")})
-    assert max(t["thinking_ms"] for t in timings) < 100
+    assert all(t["thinking_ms"] < t["first_event_ms"] <= t["answer_ms"] for t in timings), timings
 
 
 def test_light_and_dark_themes_differ(page: tuple[Any, Path]) -> None:
