@@ -29,7 +29,7 @@ from vyre_memory.store.sqlite import Store
 pytestmark = pytest.mark.slow
 
 SESSIONS = int(os.environ.get("VYRE_CRASH_SESSIONS", "100"))
-CYCLES = int(os.environ.get("VYRE_CRASH_CYCLES", "20"))
+CYCLES = int(os.environ.get("VYRE_CRASH_CYCLES", "12"))  # more for a longer campaign
 SEED = 20261130
 CLI = [sys.executable, "-c", "from vyre_memory.surfaces.cli import main; main()"]
 # the same CLI committing every 10 files instead of every 200 (many more moments between two commits)
@@ -201,6 +201,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> dict:
         "root": root,
         "tree": tree,
         "seconds": seconds,  # a whole `vyre ingest`: start, ingest, passages, facts
+        "startup": startup,  # the CLI's start-up, before its first write
         "ingest_window": startup + ingest_step,  # about when the ingest step's last commit happens
         "counts": _counts(home),
         "dump": _dump(home / "memory.db"),
@@ -221,13 +222,14 @@ def test_reference_run_is_consistent_and_idempotent(history: dict) -> None:
 
 
 def test_sigkill_fresh_home_each_time(history: dict) -> None:
-    """Kill a first ingest at a random moment, 20 times, each into its own fresh VYRE_HOME."""
+    """Kill a first ingest at a random moment, CYCLES times, each into its own fresh VYRE_HOME."""
     rng = random.Random(SEED)
     full = history["seconds"]
-    # stratified: half over the ingest step (start-up to its last commit), half over the whole
-    # run (passages and facts are written after it)
+    # stratified: half over the ingest step (from the end of start-up to about its last commit), half
+    # over the whole run (start-up included; passages and facts are written after the ingest step)
     half = CYCLES // 2
-    delays = [history["ingest_window"] * 1.2 * (i + rng.random()) / half for i in range(half)]
+    start, end = history["startup"] * 0.9, history["ingest_window"]
+    delays = [start + (end - start) * (i + rng.random()) / half for i in range(half)]
     delays += [full * (i + rng.random()) / (CYCLES - half) for i in range(CYCLES - half)]
     rng.shuffle(delays)
     killed = 0
@@ -260,7 +262,7 @@ def test_sigkill_fresh_home_each_time(history: dict) -> None:
 
 
 def test_sigkill_persistent_home_growing_files(history: dict) -> None:
-    """One VYRE_HOME across 20 kills while the files grow (cut at arbitrary bytes: torn last lines)."""
+    """One VYRE_HOME across CYCLES kills while the files grow (cut at arbitrary bytes: torn last lines)."""
     rng = random.Random(SEED + 1)
     staged = history["tree"]
     live = history["root"] / "growing"

@@ -2,7 +2,8 @@
 
 Each step writes in transactions (vectors with their high-water mark; facts and the graph in one
 swap), so after a kill at any moment the database passes its integrity check, and finishing the
-step gives exactly what an uninterrupted run gives. 20 kills each, real subprocesses.
+step gives exactly what an uninterrupted run gives. 12 kills each (VYRE_CRASH_CYCLES for more), real
+subprocesses.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from vyre_memory.store.sqlite import Store
 
 pytestmark = pytest.mark.slow
 
-CYCLES = int(os.environ.get("VYRE_CRASH_CYCLES", "20"))
+CYCLES = int(os.environ.get("VYRE_CRASH_CYCLES", "12"))  # more for a longer campaign
 SEED = 20261130
 # Each script says "go" once its imports are done, so kill times count from the work, not from
 # an interpreter start whose length varies with the machine's load.
