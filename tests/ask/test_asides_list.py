@@ -13,6 +13,7 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.read.derive import ASIDES_KEY, LIKELY_ASIDES_KEY, aside_replies_of, asides_of
+from vyre_memory.read.relations import life_context
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 CWD = "/home/sam/code/shop-api"
@@ -238,3 +239,30 @@ def test_the_facts_list_reads_the_turns_of_facts_alike_to_the_one_asked(
     assert "facts" in found.via
     # neither is read for a question about a mother
     assert not any("facts" in p.via for p in memory.retrieve("what's my mum called?", k=8, now=NOW, config="hybrid"))
+
+
+DATE_ASIDE = "mum called, she says hi. also!! first date with marisol on thursday, she asked me out. ok the retry test"
+
+
+def test_the_words_said_around_a_part_of_a_life_find_the_aside_that_never_names_it(
+    memory: Memory, tmp_path: Path
+) -> None:
+    work = _history(tmp_path / "projects")
+    work.user(DATE_ASIDE)
+    work.assistant("Nice! The retry test passes on its own now.")
+    memory.ingest([tmp_path / "projects"])
+    assert DATE_ASIDE in _aside_texts(memory)
+    question = "what's my girlfriend's name?"  # no word of the question is in the aside
+    found = memory.retrieve(question, k=8, now=NOW, config="hybrid")
+    assert any(p.text == DATE_ASIDE and "lifecontext" in p.via for p in found)
+    without = memory.retrieve(question, k=8, now=NOW, config="hybrid-lifecontext")
+    assert all("lifecontext" not in p.via for p in without)
+    # a question naming no part of a life, or an agent's, never reads it
+    assert all("lifecontext" not in p.via for p in memory.retrieve("what's going on with the retry test?", now=NOW))
+    assert memory.retrieve(question, k=8, now=NOW, agent_projects=[CWD], config="hybrid") == []
+
+
+def test_life_context_is_called_by_the_words_of_a_question_only() -> None:
+    assert "date" in life_context("what's my girlfriend's name?")
+    assert "lease" in life_context("where do i live now")
+    assert life_context("what's the hub's ip address") == life_context("which test is red?") == []

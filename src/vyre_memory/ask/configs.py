@@ -14,6 +14,7 @@ hybrid        both, fused by reciprocal rank, with the time-window and recency p
 hybrid-graph  hybrid without the graph expansion
 hybrid-asides hybrid without the person's asides lists (for questions about their life)
 hybrid-likelyasides  hybrid without the list of turns likely of the person's life (read.life)
+hybrid-lifecontext  hybrid without the asides found by the words said around the part of a life a question names
 hybrid-convfeedback  hybrid without the conversations' vector-feedback list
 hybrid-releases  hybrid without the releases list (for questions about a release or deploy)
 hybrid-incidents  hybrid without the incidents list (for questions about a bug)
@@ -81,6 +82,9 @@ class RetrievalConfig:
     # ... and the nearest of the turns likely of their life though no life word is in them (read.life) as one more,
     # at this share of asides_weight
     likely_asides_share: float = 0.0
+    # ... and the asides that use the words of the part of a life the question names, though not its words
+    # (read.relations.LIFE_CONTEXT: "a first date with X" for a partner), by full text, at this share of asides_weight
+    life_context_share: float = 0.0
     # A question about a release or deploy (understand's "deploy" class): the turns that did, reported or asked for
     # one (read.releases), in the question's time window when any is, best by the question's words (newest first
     # for "last", "latest", "now"), as one more list
@@ -172,6 +176,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         session_turns_conversations=True,
         asides_weight=1.5,
         likely_asides_share=0.3,
+        life_context_share=0.5,
         conversation_feedback=1,
         releases_weight=1.0,
         incidents_weight=0.5,
@@ -191,6 +196,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     # hybrid without each of its newest lists, so each one's share is measured beside it
     "hybrid-asides": replace(_hybrid("hybrid-asides", graph=True), asides_weight=0.0),
     "hybrid-likelyasides": replace(_hybrid("hybrid-likelyasides", graph=True), likely_asides_share=0.0),
+    "hybrid-lifecontext": replace(_hybrid("hybrid-lifecontext", graph=True), life_context_share=0.0),
     "hybrid-convfeedback": replace(_hybrid("hybrid-convfeedback", graph=True), conversation_feedback=0),
     "hybrid-releases": replace(_hybrid("hybrid-releases", graph=True), releases_weight=0.0),
     "hybrid-incidents": replace(_hybrid("hybrid-incidents", graph=True), incidents_weight=0.0),

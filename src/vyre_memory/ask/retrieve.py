@@ -37,7 +37,7 @@ from ..read.derive import (
     moments_of,
     moments_version,
 )
-from ..read.relations import ALIKE, RELATION_GROUPS
+from ..read.relations import ALIKE, RELATION_GROUPS, life_context
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -331,6 +331,9 @@ class Retriever:
                 if share:
                     found_asides = self._asides(kind, cache, query, scope, horizon, cfg.asides_limit)
                     lists.append((cfg.asides_weight * share, found_asides, "asides"))
+            if cfg.life_context_share and cfg.bm25:
+                in_context = self._life_context(question, terms, scope, horizon, cfg)
+                lists.append((cfg.asides_weight * cfg.life_context_share, in_context, "lifecontext"))
         key_words = [w for t in terms or [question] for w in tokens(t)]
         allowed: frozenset[str] | None = None
         # per kind of moment: whether the question is about one, whether the newest fill a list the words leave short
@@ -497,6 +500,18 @@ class Retriever:
         kept = self.directory.refresh(self.store).keep(self.store, scope, held[1], until=horizon)
         # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
         return self._nearest_among(cache, query, kept, k, exact=False)
+
+    def _life_context(
+        self, question: str, terms: list[str], scope: Scope, horizon: str, cfg: RetrievalConfig
+    ) -> list[tuple[int, float]]:
+        """The person's asides (of both kinds `_asides` searched) best by full text over the question's words and
+        the words said around the parts of a life it names (`life_context`: "date", "anniversary" for a partner)."""
+        context = life_context(question)
+        if not context:
+            return []
+        held = {pid for key in (ASIDES_KEY, LIKELY_ASIDES_KEY) for pid in self._aside_ids.get(key, ("", []))[1]}
+        ranked = self._full_text(self._selective([*terms, *context]), scope, cfg.candidates * 3, None, horizon)
+        return [(pid, score) for pid, score in ranked if pid in held][: cfg.asides_limit]
 
     def _aside_replies(self) -> dict[tuple[str, int], frozenset[str]]:
         """`aside_replies_of`, read again when a derive changed it."""

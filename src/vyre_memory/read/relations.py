@@ -117,6 +117,47 @@ CAR_MAKES = words(
     "vauxhall volkswagen vw volvo"
 )
 
+# What a person says around a part of their life without naming it, for finding those turns (never for reading a
+# fact): a question about a partner is answered by "a first date with X", where they live by "we signed a lease".
+# Each entry: the words of a question that call it, and the words its turns use. General knowledge only.
+LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (
+        words("wife husband partner spouse girlfriend boyfriend gf bf fiance fiancee fiancé fiancée"),
+        words("date dating dated anniversary valentine valentines wedding engaged proposed honeymoon"),
+    ),
+    (
+        words("live lives living neighbourhood neighborhood house flat apartment"),
+        words("moved moving move lease rent landlord apartment flat house movers boxes neighbourhood unpacking"),
+    ),
+    (
+        words("work works job employer company office hospital shift"),
+        words("job shift shifts nights offer hired interview started office"),
+    ),
+    (
+        words("pet pets dog cat puppy kitten"),
+        words("vet walk walks fed litter kibble adopted rescue"),
+    ),
+    (
+        words("car drive drives vehicle"),
+        words("drove drive driving dealership lease mileage charger charging garage picked"),
+    ),
+    (
+        words("son daughter kid kids child children baby"),
+        words("school daycare nursery teacher born weeks nap naps"),
+    ),
+)
+
+
+def life_context(question: str) -> list[str]:
+    """The words turns about the parts of a life a question names use (LIFE_CONTEXT), in its order."""
+    asked = {re.sub(r"['’]s$", "", w) for w in re.findall(r"[\w'’]+", question.lower())}
+    out: dict[str, None] = {}
+    for calls, used in LIFE_CONTEXT:
+        if calls & asked:
+            out.update(dict.fromkeys(sorted(used)))
+    return list(out)
+
+
 # Tool categories for "which X do i prefer": general knowledge, broad on purpose.
 TOOL_CATEGORIES: dict[str, frozenset[str]] = {
     "python package manager": words("uv pip poetry pipenv pdm conda mamba hatch rye pip-tools"),
