@@ -7,6 +7,7 @@ question over the same corpus gives the same ranking; `context.thread` only ever
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import json
@@ -509,9 +510,9 @@ class Retriever:
         context = life_context(question)
         if not context:
             return []
-        held = {pid for key in (ASIDES_KEY, LIKELY_ASIDES_KEY) for pid in self._aside_ids.get(key, ("", []))[1]}
+        held = [self._aside_ids.get(key, ("", []))[1] for key in (ASIDES_KEY, LIKELY_ASIDES_KEY)]  # each sorted
         ranked = self._full_text(self._selective([*terms, *context]), scope, cfg.candidates * 3, None, horizon)
-        return [(pid, score) for pid, score in ranked if pid in held][: cfg.asides_limit]
+        return [(pid, score) for pid, score in ranked if any(_holds(ids, pid) for ids in held)][: cfg.asides_limit]
 
     def _aside_replies(self) -> dict[tuple[str, int], frozenset[str]]:
         """`aside_replies_of`, read again when a derive changed it."""
@@ -771,6 +772,11 @@ _STATE_CLASSES = frozenset({"tool", "place", "other"})
 # the lists of turns a reader kept as a release, an incident or a decision: such a turn was judged already (the
 # command that deployed is the release), so it takes no prior of its kind of turn
 _JUDGED = frozenset(kind.name for kind in MOMENT_KINDS)
+
+
+def _holds(sorted_ids: Sequence[int], pid: int) -> bool:
+    at = bisect.bisect_left(sorted_ids, pid)
+    return at < len(sorted_ids) and sorted_ids[at] == pid
 
 
 def _fuse(lists: Sequence[tuple[float, list[tuple[int, float]], str]], rrf_k: int) -> dict[int, float]:
