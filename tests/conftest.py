@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -33,10 +34,17 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return h
 
 
+# Files built from the MiniLM weights are named after a fingerprint of them, so one folder outside every test's
+# VYRE_HOME serves the whole run (and the next): only the first test that embeds with MiniLM pays the build.
+MODELS = Path(tempfile.gettempdir()) / "vyre-test-models"
+
+
 @pytest.fixture(autouse=True)
 def _fast_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests embed with the deterministic hash embedder unless they ask for MiniLM themselves."""
+    """Tests embed with the deterministic hash embedder unless they ask for MiniLM themselves, whose built graphs
+    they share (`MODELS`)."""
     monkeypatch.setenv("VYRE_EMBEDDER", "hash")
+    monkeypatch.setenv("VYRE_MODELS", str(MODELS))
 
 
 @pytest.fixture(autouse=True)

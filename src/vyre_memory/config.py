@@ -36,6 +36,13 @@ def vyre_home(env: Mapping[str, str] | None = None) -> Path:
     return Path(env.get("VYRE_HOME") or "~/.vyre").expanduser()
 
 
+def models_home(env: Mapping[str, str] | None = None) -> Path:
+    """Where files built from installed model weights are kept (the MiniLM ONNX graphs, named after a fingerprint
+    of the weights, so several homes may share one folder): `VYRE_MODELS`, else `models` in `VYRE_HOME`."""
+    env = os.environ if env is None else env
+    return Path(env["VYRE_MODELS"]).expanduser() if env.get("VYRE_MODELS") else vyre_home(env) / "models"
+
+
 @dataclass(frozen=True)
 class Config:
     home: Path

@@ -43,6 +43,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from vyre_memory.config import models_home
 from vyre_memory.errors import ConfigError, ModelError, ModelTimeout
 
 __all__ = [
@@ -83,10 +84,6 @@ def _normalise(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return np.ascontiguousarray(x / np.maximum(norms, 1e-12), dtype=np.float32)
-
-
-def vyre_home() -> Path:
-    return Path(os.environ.get("VYRE_HOME", "~/.vyre")).expanduser()
 
 
 # --------------------------------------------------------------------------- hash (tests)
@@ -370,7 +367,7 @@ class MiniLMEmbedder:
         self.model_dir = found
         self.quantize = quantize
         self.name = "minilm-l6-v2-onnx-int8r" if quantize else "minilm-l6-v2-onnx-fp32"
-        self.cache_dir = cache_dir or (vyre_home() / "models")
+        self.cache_dir = cache_dir or models_home()
         self.batch_size = batch_size
         self.max_tokens_per_batch = max_tokens_per_batch
         self.short_tokens = short_tokens if quantize else 0
