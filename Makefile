@@ -61,7 +61,7 @@ dictionary: ## Debian's wamerican (/usr/share/dict/words), when root with apt
 # would compile every module from source again (about 0.3 s of each start here).
 test: $(VENV)/.installed-dev dictionary ## Install and run the test suite (the browser tests once `make browser` ran)
 	$(BIN)/python -m compileall -q src
-	VYRE_CHECK_UNUSED_RECORDINGS=1 $(BIN)/python -m pytest -q
+	VYRE_CHECK_UNUSED_RECORDINGS=1 $(BIN)/python -m pytest -q --durations=10
 
 lint: $(VENV)/.installed-dev ## ruff and mypy
 	$(BIN)/ruff check src tests bench demo

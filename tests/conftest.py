@@ -39,12 +39,21 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 MODELS = Path(tempfile.gettempdir()) / "vyre-test-models"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _never_the_persons_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """For the whole run, before any module's or session's fixture opens a memory or builds an embedder: a
+    VYRE_HOME of the run's own (a test that names no home never reads or writes the person's ~/.vyre) and the
+    shared folder of built graphs (`MODELS`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("VYRE_HOME", str(tmp_path_factory.mktemp("vyre-home-of-the-run")))
+        patch.setenv("VYRE_MODELS", str(MODELS))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fast_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests embed with the deterministic hash embedder unless they ask for MiniLM themselves, whose built graphs
-    they share (`MODELS`)."""
+    """Tests embed with the deterministic hash embedder unless they ask for MiniLM themselves."""
     monkeypatch.setenv("VYRE_EMBEDDER", "hash")
-    monkeypatch.setenv("VYRE_MODELS", str(MODELS))
 
 
 @pytest.fixture(autouse=True)
