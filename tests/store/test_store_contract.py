@@ -103,6 +103,17 @@ def test_a_release_question_reads_the_releases_on_both_engines(memory: Memory, t
     assert any("make release" in p.text and "releases" in p.via for p in found)
 
 
+def test_a_value_question_reads_the_changes_on_both_engines(memory: Memory, tmp_path: Path) -> None:
+    work = TranscriptWriter(tmp_path / "projects" / "-home-sam-code-shop-api" / "c.jsonl", SHOP_API)
+    work.user("refunds time out under load, give the pool more connections")
+    path = f"{SHOP_API}/config/db.yml"
+    call = work.tool_use("Edit", {"file_path": path, "old_string": "pool-size: 10", "new_string": "pool-size: 25"})
+    work.tool_result(call, f"The file {path} has been updated.")
+    memory.ingest([tmp_path / "projects"])
+    found = memory.retrieve("what's the db pool size now?", k=8, config="hybrid")
+    assert any("pool-size: 25" in p.text and "changes" in p.via for p in found)
+
+
 def test_a_second_ingest_adds_nothing(memory: Memory) -> None:
     before = memory.store.corpus_version()
     report = memory.ingest([DEMO])

@@ -28,6 +28,7 @@ from ..read.asides import personal_question, withhold_personal
 from ..read.derive import (
     ASIDE_REPLIES_KEY,
     ASIDES_KEY,
+    CHANGES,
     DECISIONS,
     INCIDENTS,
     LIKELY_ASIDES_KEY,
@@ -356,6 +357,8 @@ class Retriever:
                 False,
                 False,
             ),
+            # a value asked for ("what's the pool size"): the edits that changed one, the newest among equals
+            (CHANGES, cfg.changes_weight, cfg.changes_limit, u.qclass == "number", False, False),
         )
         for of_kind, weight, limit, about, fill, newest_first in moment_lists:
             if weight and about:

@@ -33,7 +33,8 @@ Guarantees:
 - the moments (`moments_of`) of a coding agent's sessions: the releases, the typed, assistant and tool-call turns
   that ask for, report or run a release or deploy (`read.releases`); the incidents, the typed and assistant
   turns that report a problem or say what caused it (`read.incidents`); the decisions, the turns that take,
-  settle or write one down (`read.decisions`); each with its time and key text, kept beside the facts for
+  settle or write one down (`read.decisions`); the changes, the tool calls that edit a value in a file
+  (`read.changes`); each with its time and key text, kept beside the facts for
   retrieval's lists of them; a store derived before any kind was kept is derived whole once;
 - with an embedder, the clauses of the assistant's replies to an aside that likely speak of a life
   (`aside_replies_of`), found again in every session this derive read turns of, for an agent never to see; a
@@ -56,6 +57,7 @@ from ..store.facts import FactMention, NewFact
 from ..store.sqlite import Store
 from .asides import speaks_of_life
 from .attribution import ATTRIBUTION_CONFIDENCE, attributions
+from .changes import change_in
 from .decisions import decision_in
 from .incidents import incident_in
 from .life import Embed, likely_life, unworded_clauses
@@ -66,6 +68,7 @@ from .rules import FactCandidate, confirmed_facts, extract
 from .trust import judge_sentence, judge_turn, own_sentences
 
 __all__ = [
+    "CHANGES",
     "DECISIONS",
     "INCIDENTS",
     "MODEL_CONFIDENCE_CAP",
@@ -115,7 +118,8 @@ class MomentKind:
 RELEASES = MomentKind("releases", "releases.v1", "releases-version.v1", release_in, calls=True)
 INCIDENTS = MomentKind("incidents", "incidents.v1", "incidents-version.v1", incident_in, calls=False)
 DECISIONS = MomentKind("decisions", "decisions.v1", "decisions-version.v1", decision_in, calls=True)
-MOMENT_KINDS = (RELEASES, INCIDENTS, DECISIONS)
+CHANGES = MomentKind("changes", "changes.v1", "changes-version.v1", change_in, calls=True)
+MOMENT_KINDS = (RELEASES, INCIDENTS, DECISIONS, CHANGES)
 
 
 def _norm(value: str) -> str:
@@ -160,6 +164,7 @@ class DeriveReport:
     releases: int = 0  # turns read now that did, reported or asked for a release or deploy (read.releases)
     incidents: int = 0  # ... and that reported a problem or said what caused it (read.incidents)
     decisions: int = 0  # ... and that took, settled or wrote down a decision (read.decisions)
+    changes: int = 0  # ... and the tool calls that changed a value in a file (read.changes)
     seconds: float = 0.0
     refused: dict[str, int] = field(default_factory=dict)
 
@@ -447,7 +452,9 @@ def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: boo
 def _count_moments(report: DeriveReport, found: dict[str, int]) -> None:
     """The moments found now, by kind, into the report (each kind has its field)."""
     assert set(found) == {kind.name for kind in MOMENT_KINDS}, "a kind of moment the report has no field for"
-    report.releases, report.incidents, report.decisions = (found[k.name] for k in (RELEASES, INCIDENTS, DECISIONS))
+    report.releases, report.incidents, report.decisions, report.changes = (
+        found[k.name] for k in (RELEASES, INCIDENTS, DECISIONS, CHANGES)
+    )
 
 
 def _store_moments(store: Store, read: list[Turn], after: int) -> dict[str, int]:
@@ -508,7 +515,8 @@ def moments_version(store: Store, kind: MomentKind) -> str | None:
 def moments_of(store: Store, kind: MomentKind) -> list[Moment]:
     """The turns of coding agents' sessions that are moments of `kind` (RELEASES: that did, reported or asked for a
     release or deploy, `read.releases`; INCIDENTS: that reported a problem or said what caused it,
-    `read.incidents`; DECISIONS: that took, settled or wrote down a decision, `read.decisions`), by session and
+    `read.incidents`; DECISIONS: that took, settled or wrote down a decision, `read.decisions`; CHANGES: tool calls
+    that changed a value in a file, `read.changes`), by session and
     turn; empty before the first derive."""
     rows = json.loads(store.get_meta(kind.key) or "[]")
     return [Moment(str(s), tuple(int(x) for x in seqs), ts, str(text)) for s, seqs, ts, text in rows]
