@@ -1,5 +1,6 @@
-"""A question that asks for a value searches the tool calls that changed a value in a file (`read.changes`), kept
-by derive, as one more hybrid list: best by the question's words, the newest among equals, in scope."""
+"""A question that asks for a value (or for no kind of thing understand names) searches the tool calls that changed a
+value in a file (`read.changes`), kept by derive, as one more hybrid list: best by the question's words, the newest
+among equals, in scope."""
 
 from __future__ import annotations
 
@@ -65,7 +66,8 @@ def test_an_agent_gets_only_its_projects_changes(memory: Memory) -> None:
     assert _changes(memory, "what's the mailer chunk size now?", agent_projects=[ADMIN]) == []
 
 
-def test_a_question_that_asks_for_no_value_never_reads_the_list(memory: Memory) -> None:
+def test_a_question_of_no_kind_understand_names_reads_it_and_one_about_a_bug_never_does(memory: Memory) -> None:
+    assert any("chunk-size: 40" in t for t in _changes(memory, "what does the mailer send in each chunk now?"))
     assert _changes(memory, "why was the mailer slow?") == []
 
 
