@@ -57,8 +57,8 @@ dictionary: ## Debian's wamerican (/usr/share/dict/words), when root with apt
 
 
 # Needs neither root nor chromium: without chromium the browser tests are skipped, saying why.
-# Bytecode first: the suite starts the CLI again and again (a dozen times per crash test), and where PYTHONDONTWRITEBYTECODE is set each start
-# would compile every module from source again (about 0.3 s of each start here).
+# Bytecode first: the suite starts the CLI again and again (a dozen times per crash test), and where
+# PYTHONDONTWRITEBYTECODE is set each start would compile every module from source again (0.3 s of each start here).
 test: $(VENV)/.installed-dev dictionary ## Install and run the test suite (the browser tests once `make browser` ran)
 	$(BIN)/python -m compileall -q src
 	VYRE_CHECK_UNUSED_RECORDINGS=1 $(BIN)/python -m pytest -q --durations=10
