@@ -65,8 +65,12 @@ def test_each_edit_of_a_multiedit_and_a_patch_are_read() -> None:
         },
     )
     assert edited_lines(multi.text) == ["a = 2"]
-    patch = "apply_patch\n*** Begin Patch\n*** Update File: app.yml\n-  chunkSize: 50\n+  chunkSize: 100\n*** End Patch"
-    assert edited_lines(patch) == ["chunkSize: 100"]
+    # a Codex apply_patch, as ingest/codex.py renders it: its patch is the call's "input"
+    patch = "*** Begin Patch\n*** Update File: cfg/app.yml\n@@\n-  chunkSize: 50\n+  chunkSize: 100\n*** End Patch"
+    codex = _call("apply_patch", {"input": patch})
+    assert edited_lines(codex.text) == ["chunkSize: 100"]
+    found = change_in(codex)
+    assert found is not None and found.text == "app.yml chunk Size: 100"
     assert edited_lines(render_tool_input("Bash", {"command": "sed -i 's/50/100/' app.yml"})) == []
 
 
