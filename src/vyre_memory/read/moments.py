@@ -1,12 +1,13 @@
-"""Moments: single turns kept as retrieval keys (a release, an incident, a decision), each with the turns it
-points to.
+"""Moments: single turns kept as retrieval keys (a release, an incident, a decision, a change of a value), each
+with the turns it points to.
 
 A question about a release, an incident or a decision is answered by the few turns that did, reported or
 diagnosed it, while a search by the question's words finds the many turns that discuss one. The readers of those
 turns (`read.releases`, `read.incidents`, `read.decisions`) give each a `Moment`: its time and a short key text
 made here, of the versions it names, the project's name, the turn's opening words and what its session was asked
 first, so "the version that shipped the search fix" or "what caused the login errors" finds it by the words of
-the work around it.
+the work around it. A change of a value (`read.changes`) makes its own key: the file's name and the lines put
+in, without the versions or the project's name a question names of many changes.
 
 Pure: no I/O, no clock.
 """
@@ -30,7 +31,7 @@ CONDITION = re.compile(r"\b(?:if|when|whenever|once|until|unless|whether)\b", re
 
 @dataclass(frozen=True)
 class Moment:
-    """A turn kept as a retrieval key: a release, an incident, a decision."""
+    """A turn kept as a retrieval key: a release, an incident, a decision, a change of a value."""
 
     session: str
     seqs: tuple[int, ...]  # the turns it points to: its own, and a tool call's output (paired by derive)
