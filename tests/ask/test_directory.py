@@ -195,3 +195,26 @@ def test_words_too_common_to_count_give_their_latest_matches_unranked_and_in_sco
         latest = mem.retrieve("deploy", project_cwds=["/home/sam/code/a"], config="bm25", k=4)
         assert [_note(p.text) for p in latest] == ["11", "10", "9", "8"]
         assert all(p.cwd == "/home/sam/code/a" for p in latest)
+
+
+def test_a_word_read_as_a_phrase_costs_the_matches_of_each_of_its_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FTS5 reads "ledger-sync" as the phrase "ledger sync": to rank it over the whole index it counts the
+    matches of both words, however rare the phrase, so a phrase of common words is not ranked when they
+    are too common to count."""
+    from vyre_memory.ask import retrieve
+
+    root = tmp_path / "projects"
+    a = TranscriptWriter(root / "-home-sam-code-a" / "a.jsonl", "/home/sam/code/a")
+    for i in range(12):
+        a.user(" ".join(["ledger-sync"] * (12 - i)) + f" note {i}")
+    for i in range(30):
+        a.user(f"the ledger and the sync job, apart, in step {i}")
+    with Memory(tmp_path / "home", user_name="Sam") as mem:
+        mem.ingest([root])
+        ranked = mem.retrieve("ledger-sync", config="bm25", k=4)
+        assert [_note(p.text) for p in ranked] == ["0", "1", "2", "3"]
+        monkeypatch.setattr(retrieve, "COUNTED_BUDGET", 30)  # the phrase is in 12 passages, each word in 42
+        latest = mem.retrieve("ledger-sync", config="bm25", k=4)
+        assert [_note(p.text) for p in latest] == ["11", "10", "9", "8"]

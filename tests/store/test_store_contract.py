@@ -346,3 +346,21 @@ def test_a_common_word_is_ranked_over_the_scopes_own_matches(
     capped = ranked(8, new)  # thirty matches: PostgreSQL ranks the latest eight, SQLite (FTS5) all of them
     assert {p.cwd for p in store.passages_by_id([i for i, _ in capped]).values()} == {new}
     assert len(capped) == (8 if store.searches_in_database else 30)
+
+
+def test_a_sampled_match_count_finds_a_word_said_only_long_ago(
+    make_store: Callable[..., Store], tmp_path: Path
+) -> None:
+    """A sampled count reads spans spread over the whole index, so a word said only in an old project is
+    counted near its true number, not as nothing because the latest passages lack it (PostgreSQL estimates
+    over the whole table from its statistics, so it needs no sample)."""
+    store = make_store()
+    w = SessionWriter("/home/sam/code/app", "00000001-1111-4222-8333-444455556666", datetime(2025, 3, 1, tzinfo=UTC))
+    for step in range(400):
+        w.user(f"the ledger sync failed at step {step}" if step < 100 else f"the search index rebuilt at step {step}")
+    w.write(tmp_path / "tree" / encode_cwd("/home/sam/code/app") / f"{w.session_id}.jsonl")
+    run_ingest(store, [tmp_path / "tree"], IngestSettings())
+    index_passages(store, "Sam")
+    assert store.match_count("ledger") == 100
+    assert 50 <= store.match_count("ledger", sample=80) <= 200  # the latest 80 passages hold none
+    assert store.match_count("absent", sample=80) == 0

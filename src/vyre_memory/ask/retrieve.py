@@ -52,6 +52,7 @@ from .personal_questions import parse_personal_question
 from .understand import Understanding, is_stop_word, understand
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
+_TOKEN = re.compile(r"[^\W_]+")  # a token of FTS5's unicode61 tokenizer: letters and digits, split at all else
 # "when did we last deploy", "the last release": the newest release first ("last week" is a window)
 _LAST = re.compile(
     r"\blast\b(?! (?:week|month|year|night|weekend|quarter|sprint|spring|summer|autumn|fall|winter|few|couple|\d+|"
@@ -674,9 +675,14 @@ class Retriever:
             return words
         return [w for w in words if share[w] <= COMMON_SHARE] or words
 
+    def _count_cost(self, word: str) -> int:
+        """How many matches FTS5 reads to rank a word over the whole index: those of each of its tokens."""
+        parts = _TOKEN.findall(word)
+        return self._matches(word) if len(parts) < 2 else sum(self._matches(p) for p in dict.fromkeys(parts))
+
     def _matches(self, word: str) -> int:
         """How many passages a word matches. Counted exactly, once per corpus version, while the index is
-        small; on a large one estimated from the latest LARGE_INDEX passages (counting a common word in
+        small; on a large one estimated from LARGE_INDEX passages spread over it (counting a common word in
         all of a million costs ~0.1 s) and kept until the index has grown a tenth."""
         total = self.store.passage_count()
         stale = total < LARGE_INDEX and self.store.corpus_version() != self._df_version
@@ -684,10 +690,7 @@ class Retriever:
             self._df, self._df_version, self._df_total = {}, self.store.corpus_version(), total
         counts = self._df  # this thread's dict, even if another thread starts a new one meanwhile
         if word not in counts:
-            if total < LARGE_INDEX:
-                counts[word] = self.store.match_count(word)
-            else:
-                counts[word] = self.store.match_count(word, after_id=total - LARGE_INDEX) * total // LARGE_INDEX
+            counts[word] = self.store.match_count(word, sample=LARGE_INDEX if total >= LARGE_INDEX else 0)
         return counts[word]
 
     def _full_text(
@@ -717,7 +720,9 @@ class Retriever:
         # FTS5's ranking also counts each word's matches in the whole index, whatever the id bounds: only
         # the rarest words it can afford to count are ranked; when even one is too common to count, the
         # latest matches of the chosen words come first, unranked (a huge index and only common words).
-        counted, cost = rarest_within(chosen, {w: float(self._matches(w)) for w in chosen}, COUNTED_BUDGET)
+        # A word FTS5 reads as a phrase of several ("data-pipeline", "readme.md") costs the matches of each
+        # of its parts, though the phrase itself is rare.
+        counted, cost = rarest_within(chosen, {w: float(self._count_cost(w)) for w in chosen}, COUNTED_BUDGET)
         if cost > COUNTED_BUDGET:
             return self.store.bm25(
                 fts_query(chosen), scope, limit=limit, since=since, until=until, ids=(first, last), ranked=False

@@ -350,22 +350,21 @@ class PostgresStore(Store):
     def passage_places_from_indexes(self, after_id: int, through_id: int) -> list[tuple[int, str, bytes | None]]:
         return self.passage_places(after_id, through_id - after_id)
 
-    def match_count(self, term: str, after_id: int = 0) -> int:
-        """How many passages after `after_id` a word matches: counted when the planner's estimate (from the
-        tsvector statistics ANALYZE keeps) is under EXACT_COUNT, else that estimate (counting a common word's
-        matches reads most of the table)."""
+    def match_count(self, term: str, sample: int = 0) -> int:
+        """How many passages a word matches: counted when the planner's estimate (from the tsvector statistics
+        ANALYZE keeps, over the whole table) is under EXACT_COUNT, else that estimate (counting a common word's
+        matches reads most of the table); so `sample` is not needed here."""
         query = _or_query([term])
         plan = self.conn.execute(
-            f"EXPLAIN (FORMAT JSON) SELECT 1 FROM passages WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) "
-            "AND id > ?",
-            (query, after_id),
+            f"EXPLAIN (FORMAT JSON) SELECT 1 FROM passages WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?)",
+            (query,),
         ).fetchone()[0]
         estimate = int((json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]["Plan Rows"])
         if estimate >= EXACT_COUNT:
             return estimate
         row = self.conn.execute(
-            f"SELECT COUNT(*) FROM passages WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) AND id > ?",
-            (_or_query([term]), after_id),
+            f"SELECT COUNT(*) FROM passages WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?)",
+            (_or_query([term]),),
         ).fetchone()
         return int(row[0])
 
