@@ -31,6 +31,7 @@ from .read.asides import withhold_personal
 from .read.derive import DeriveReport, aside_replies_of, derive_facts, needs_placing
 from .read.graph import USER_ID, GraphReport, LoadedGraph, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.open import open_store
+from .store.sqlite import Store
 
 _UNSET: Any = object()
 
@@ -56,7 +57,13 @@ class Memory:
             if callable(close):
                 close()
         self._backends.clear()
+        if self._retriever is not None:
+            self._retriever.close()
         self.store.close()
+
+    def _second_connection(self) -> Store:
+        """Another connection to this memory's store, for the searches run beside the asking thread's."""
+        return open_store(self.config.database_location, host=self.config.host, readonly=self.store.readonly)
 
     def __enter__(self) -> Memory:
         return self
@@ -157,7 +164,12 @@ class Memory:
     def retriever(self) -> Retriever:
         if self._retriever is None:
             self._retriever = Retriever(
-                self.store, self.embedder, self.config.user_name, expander=self.expand, folder=self.config.home
+                self.store,
+                self.embedder,
+                self.config.user_name,
+                expander=self.expand,
+                folder=self.config.home,
+                side_store=self._second_connection,
             )
         return self._retriever
 

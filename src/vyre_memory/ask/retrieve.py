@@ -14,6 +14,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -220,6 +221,77 @@ def _fingerprint(store: Store, max_id: int, samples: int = 16) -> str:
     return hashlib.sha256(json.dumps([[i, hashes.get(i)] for i in ids]).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class TextSearch:
+    """One full-text list, chosen on the asking thread (`Retriever._text_search`) and run on any connection to
+    the store: SQLite's FTS5 over `words` within the passage ids `ids` (None: PostgreSQL bounds its own)."""
+
+    words: tuple[str, ...]
+    scope: Scope
+    limit: int
+    since: str | None
+    until: str | None
+    ids: tuple[int, int] | None = None
+    ranked: bool = True
+
+    def run(self, store: Store) -> list[tuple[int, float]]:
+        if not self.words:
+            return []
+        if store.searches_in_database:
+            return store.full_text(list(self.words), self.scope, limit=self.limit, since=self.since, until=self.until)
+        return store.bm25(
+            fts_query(self.words),
+            self.scope,
+            limit=self.limit,
+            since=self.since,
+            until=self.until,
+            ids=self.ids,
+            ranked=self.ranked,
+        )
+
+
+class SideSearches:
+    """Full-text searches run on a second connection to the store, in one thread of their own, while the asking
+    thread ranks vectors: SQLite and the vector index both let go of Python's lock while they work, so on two
+    cores the two take about as long as the longer one. The connection is opened on first use, by `open_store`;
+    with none (or when it cannot be opened) the searches run on the asking thread's own connection."""
+
+    def __init__(self, open_store: Callable[[], Store] | None) -> None:
+        self._open = open_store
+        self._store: Store | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def start(self, searches: Sequence[TextSearch], own: Store) -> Callable[[], list[list[tuple[int, float]]]]:
+        """Start `searches`; the returned call waits for their lists, in their order."""
+        with self._lock:
+            if self._pool is None and self._open is not None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="vyre-search")
+            pool = self._pool
+        if pool is None or not searches:
+            done = [search.run(own) for search in searches]
+            return lambda: done
+        future = pool.submit(self._run, list(searches), own)
+        return future.result
+
+    def _run(self, searches: list[TextSearch], own: Store) -> list[list[tuple[int, float]]]:
+        if self._store is None and self._open is not None:
+            try:
+                self._store = self._open()
+            except StoreError:
+                self._open = None  # the asking thread's connection serves, from now on
+        return [search.run(self._store or own) for search in searches]
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool, self._open = self._pool, None, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
 class Retriever:
     def __init__(
         self,
@@ -228,8 +300,12 @@ class Retriever:
         user_name: str = "you",
         expander: Callable[[str], list[str]] | None = None,
         folder: Path | None = None,
+        side_store: Callable[[], Store] | None = None,
     ) -> None:
+        """`side_store` opens a second connection to the same store, for the full-text searches that run while
+        vectors are ranked (`SideSearches`)."""
         self.store = store
+        self.side = SideSearches(side_store)
         self.expander = expander
         self.embedder = embedder
         self.user_name = user_name
@@ -248,6 +324,9 @@ class Retriever:
         self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
         self.moment_keys = {kind.key: MomentKeys() for kind in MOMENT_KINDS}
+
+    def close(self) -> None:
+        self.side.close()
 
     def retrieve(
         self,
@@ -284,15 +363,28 @@ class Retriever:
         # A longer or fuzzy one ("in august", "about two months ago") only adds the windowed lists.
         narrow = bool(window and window.strength == "exact" and (window.end - window.start).days <= 8)
         outside = cfg.narrow_outside_weight if narrow else 1.0
+        # the full-text lists run on the side connection while this thread ranks vectors (SideSearches); so do the
+        # asides' by the words said around a part of a life, filtered when the asides are known
+        text_lists: list[tuple[float, TextSearch]] = []
         if cfg.bm25:
             words = self._selective(terms or [question])
-            ranked = self._full_text(words, scope, cfg.candidates, None, horizon)
-            lists.append((cfg.bm25_weight * outside, ranked, "bm25"))
+            text_lists.append(
+                (cfg.bm25_weight * outside, self._text_search(words, scope, cfg.candidates, None, horizon))
+            )
             if window:
-                windowed = self._full_text(words, scope, cfg.candidates // 2, since, until)
-                lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed, "bm25"))
+                windowed = self._text_search(words, scope, cfg.candidates // 2, since, until)
+                text_lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed))
+        asides_wanted = bool(cfg.asides_weight and cfg.dense and scope.personal_allowed and personal)
+        asides_wanted = asides_wanted and self.embedder is not None
+        context = life_context(question) if asides_wanted and cfg.life_context_share and cfg.bm25 else []
+        if context:
+            in_context = self._text_search(
+                self._selective([*terms, *context]), scope, cfg.candidates * 3, None, horizon
+            )
+        texts = self.side.start([search for _, search in text_lists] + ([in_context] if context else []), self.store)
         query: np.ndarray | None = None
         cache: VectorCache | None = None
+        dense_lists: list[tuple[float, list[tuple[int, float]], str]] = []
         if cfg.dense and self.embedder is not None:
             pool: dict[str, list[tuple[int, float]]] = {}  # one search of the index serves both dense lists
             query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
@@ -302,7 +394,7 @@ class Retriever:
                 if self.store.searches_in_database
                 else self.vectors.get(self.store, self.embedder.name, self.embedder.dim, self.store.vectors_version())
             )
-            lists.append(
+            dense_lists.append(
                 (
                     cfg.dense_weight * outside,
                     self._dense(cache, query, scope, horizon, cfg.candidates, pool=pool),
@@ -313,7 +405,16 @@ class Retriever:
                 windowed_d = self._dense(
                     cache, query, scope, until or horizon, cfg.candidates // 2, since=since, pool=pool
                 )
-                lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed_d, "dense"))
+                dense_lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed_d, "dense"))
+        aside_lists: list[tuple[float, list[tuple[int, float]], str]] = []
+        if asides_wanted and query is not None:
+            for kind, share in ((ASIDES_KEY, 1.0), (LIKELY_ASIDES_KEY, cfg.likely_asides_share)):
+                if share:
+                    found_asides = self._asides(kind, cache, query, scope, horizon, cfg.asides_limit)
+                    aside_lists.append((cfg.asides_weight * share, found_asides, "asides"))
+        searched = texts()
+        lists.extend((weight, ranked, "bm25") for (weight, _), ranked in zip(text_lists, searched))
+        lists.extend(dense_lists)
         found: dict[int, PassageRow] = {}
         if cfg.feedback_terms and cfg.bm25 and cfg.dense and lists:
             # Pseudo-relevance feedback: the words the best full-text passages share, idf-weighted over
@@ -329,14 +430,11 @@ class Retriever:
         if cfg.conversation_feedback and query is not None and self._holds_conversations():
             widened = self._conversation_feedback(cache, query, lists, cfg, scope, horizon)
             lists.append((cfg.conversation_feedback_weight * outside, widened, "feedback"))
-        if cfg.asides_weight and query is not None and scope.personal_allowed and personal:
-            for kind, share in ((ASIDES_KEY, 1.0), (LIKELY_ASIDES_KEY, cfg.likely_asides_share)):
-                if share:
-                    found_asides = self._asides(kind, cache, query, scope, horizon, cfg.asides_limit)
-                    lists.append((cfg.asides_weight * share, found_asides, "asides"))
-            if cfg.life_context_share and cfg.bm25:
-                in_context = self._life_context(question, terms, scope, horizon, cfg)
-                lists.append((cfg.asides_weight * cfg.life_context_share, in_context, "lifecontext"))
+        lists.extend(aside_lists)
+        if context:
+            lists.append(
+                (cfg.asides_weight * cfg.life_context_share, self._in_asides(searched[-1], cfg), "lifecontext")
+            )
         key_words = [w for t in terms or [question] for w in tokens(t)]
         allowed: frozenset[str] | None = None
         # per kind of moment: whether the question is about one, whether the newest fill a list the words leave short
@@ -514,16 +612,11 @@ class Retriever:
         # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
         return self._nearest_among(cache, query, kept, k, exact=False)
 
-    def _life_context(
-        self, question: str, terms: list[str], scope: Scope, horizon: str, cfg: RetrievalConfig
-    ) -> list[tuple[int, float]]:
-        """The person's asides (of both kinds `_asides` searched) best by full text over the question's words and
-        the words said around the parts of a life it names (`life_context`: "date", "anniversary" for a partner)."""
-        context = life_context(question)
-        if not context:
-            return []
+    def _in_asides(self, ranked: list[tuple[int, float]], cfg: RetrievalConfig) -> list[tuple[int, float]]:
+        """The person's asides (of both kinds `_asides` searched) among a full-text list over the question's words
+        and the words said around the parts of a life it names (`life_context`: "date", "anniversary" for a
+        partner)."""
         held = [self._aside_ids.get(key, ("", []))[1] for key in (ASIDES_KEY, LIKELY_ASIDES_KEY)]  # each sorted
-        ranked = self._full_text(self._selective([*terms, *context]), scope, cfg.candidates * 3, None, horizon)
         return [(pid, score) for pid, score in ranked if any(_holds(ids, pid) for ids in held)][: cfg.asides_limit]
 
     def _aside_replies(self) -> dict[tuple[str, int], frozenset[str]]:
@@ -696,12 +789,20 @@ class Retriever:
     def _full_text(
         self, words: list[str], scope: Scope, limit: int, since: str | None, until: str | None
     ) -> list[tuple[int, float]]:
+        """BM25 over the words (`_text_search`), here and now."""
+        return self._text_search(words, scope, limit, since, until).run(self.store)
+
+    def _text_search(
+        self, words: list[str], scope: Scope, limit: int, since: str | None, until: str | None
+    ) -> TextSearch:
         """BM25 over the words, ranking about POSTINGS_BUDGET matches at most: the commonest words are
         left out first, and when even the rarest is that common only its latest matches (by passage id,
         which follows ingest order) are ranked; for a project scope, the latest within the span of that
-        project's own passages. Small indexes never reach the budget."""
+        project's own passages. Small indexes never reach the budget. Chosen here, on the asking thread (the
+        counts and the directory are read from its connection); run on either connection."""
+        search = TextSearch(tuple(words), scope, limit, since, until)
         if self.store.searches_in_database:  # PostgreSQL ranks, bounds and filters its matches itself
-            return self.store.full_text(words, scope, limit=limit, since=since, until=until)
+            return search
         total = self.store.passage_count()
         first, last = 0, total
         if since is not None:
@@ -711,7 +812,7 @@ class Retriever:
             low, high = self.directory.refresh(self.store).span(self.store, scope)
             first, last = max(first, low), min(last, high)
         if last < first:
-            return []
+            return replace(search, words=())
         share = (last - first + 1) / max(1, total)
         expected = {w: self._matches(w) * share for w in words}
         chosen, spent = rarest_within(words, expected, POSTINGS_BUDGET)
@@ -724,10 +825,8 @@ class Retriever:
         # of its parts, though the phrase itself is rare.
         counted, cost = rarest_within(chosen, {w: float(self._count_cost(w)) for w in chosen}, COUNTED_BUDGET)
         if cost > COUNTED_BUDGET:
-            return self.store.bm25(
-                fts_query(chosen), scope, limit=limit, since=since, until=until, ids=(first, last), ranked=False
-            )
-        return self.store.bm25(fts_query(counted), scope, limit=limit, since=since, until=until, ids=(first, last))
+            return replace(search, words=tuple(chosen), ids=(first, last), ranked=False)
+        return replace(search, words=tuple(counted), ids=(first, last))
 
     def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:
         """Passages of the turns that personal facts about this question were read from."""
