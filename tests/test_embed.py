@@ -125,6 +125,22 @@ def test_the_embedder_builds_its_graphs_in_vyre_models(model_home: Path) -> None
     assert em.MiniLMEmbedder().cache_dir == model_home  # the tests' shared folder, from VYRE_MODELS
 
 
+def test_a_memory_builds_its_graphs_in_its_own_home_unless_vyre_models_is_set(
+    model_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vyre_memory import Memory
+
+    with Memory(tmp_path / "mine", embedder="minilm") as mem:
+        assert mem.embedder.cache_dir == model_home
+    monkeypatch.delenv("VYRE_MODELS")
+    monkeypatch.delenv("VYRE_EMBEDDER", raising=False)
+    monkeypatch.setenv("VYRE_HOME", str(tmp_path / "elsewhere"))
+    for embedder in ("minilm", None):  # as configured, and the default
+        with Memory(tmp_path / "mine", embedder=embedder) as mem:
+            assert isinstance(mem.embedder, em.MiniLMEmbedder)
+            assert mem.embedder.cache_dir == tmp_path / "mine" / "models"
+
+
 def test_selection_and_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert em.get_embedder("none") is None
     with pytest.raises(ConfigError):

@@ -19,7 +19,7 @@ from .ask.fast_path import FastPath
 from .ask.index import EMBED_BATCH, embed_passages, index_passages
 from .ask.pipeline import Event, Pipeline
 from .ask.retrieve import Retriever
-from .config import Config, save_user_name
+from .config import Config, models_home, save_user_name
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
 from .errors import NotFoundError, ScopeError, VyreError
 from .ingest.formats import SourceFormat, formats
@@ -60,6 +60,12 @@ class Memory:
         if self._retriever is not None:
             self._retriever.close()
         self.store.close()
+
+    def _env(self) -> dict[str, str]:
+        """The environment with this memory's home as VYRE_HOME: what it builds or keeps of its own (the
+        embedder's graphs unless VYRE_MODELS names a shared folder, a model's daily spend, the warm `claude`
+        process's folder) goes there, whatever home the process was started with."""
+        return {**os.environ, "VYRE_HOME": str(self.config.home)}
 
     def _second_connection(self) -> Store:
         """Another connection to this memory's store, for the searches run beside the asking thread's."""
@@ -153,11 +159,12 @@ class Memory:
     def embedder(self) -> Any | None:
         """The configured embedder (config `embedder`), else the best available offline; None: BM25 only."""
         if self._embedder is _UNSET:
+            graphs = models_home(self._env())
             if self.config.embedder:
-                self._embedder = get_embedder(self.config.embedder)
+                self._embedder = get_embedder(self.config.embedder, cache_dir=graphs)
                 self.embedder_reason = f"{self.config.embedder} (from config)"
             else:
-                self._embedder, self.embedder_reason = default_embedder()
+                self._embedder, self.embedder_reason = default_embedder(cache_dir=graphs)
         return self._embedder
 
     @property
@@ -437,7 +444,7 @@ class Memory:
         if purpose not in self._backends:
             from .models.select import select_backend
 
-            backend, reason = select_backend(purpose, self.config.models, os.environ)
+            backend, reason = select_backend(purpose, self.config.models, self._env())
             self._backends[purpose] = backend
             self.backend_reasons[purpose] = reason
         return self._backends[purpose]

@@ -88,3 +88,17 @@ def test_budget_from_config_wraps_the_backend(tmp_path: Path) -> None:
     assert isinstance(backend, BudgetedBackend) and backend.name == "anthropic"
     assert "daily budget $2.00" in why
     assert backend.budget.remaining_today() == 2.0
+
+
+def test_a_memory_keeps_its_spend_in_its_own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memory opened on a home of its own (not the process's VYRE_HOME) keeps what it spends there."""
+    from vyre_memory import Memory
+
+    monkeypatch.setenv("VYRE_HOME", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk")
+    with Memory(tmp_path / "mine", models={"backend": "anthropic", "daily_budget_usd": 2}) as mem:
+        backend = mem.backend("answer")
+        assert isinstance(backend, BudgetedBackend)
+        backend.budget.record(0.5)
+    assert (tmp_path / "mine" / "model_spend.json").exists()
+    assert not (tmp_path / "elsewhere").exists()

@@ -527,15 +527,17 @@ def get_embedder(
     base_url: str | None = None,
     model: str | None = None,
     api_key: str | None = None,
+    cache_dir: Path | None = None,
 ) -> Embedder | None:
-    """The embedder called ``name`` (default ``minilm``); ``none`` gives None. Raises ConfigError when unusable."""
+    """The embedder called ``name`` (default ``minilm``); ``none`` gives None. Raises ConfigError when unusable.
+    MiniLM keeps its built graphs in ``cache_dir`` (default ``config.models_home()``)."""
     key = (name or "minilm").strip().lower()
     if key in ("none", "off", "bm25"):
         return None
     if key in ("minilm", "minilm-int8", "minilm-l6-v2", "all-minilm-l6-v2"):
-        return MiniLMEmbedder(quantize=True)
+        return MiniLMEmbedder(quantize=True, cache_dir=cache_dir)
     if key == "minilm-fp32":
-        return MiniLMEmbedder(quantize=False)
+        return MiniLMEmbedder(quantize=False, cache_dir=cache_dir)
     if key == "openai":
         return OpenAIEmbedder(base_url=base_url, model=model, api_key=api_key)
     if key == "hash":
@@ -543,10 +545,10 @@ def get_embedder(
     raise ConfigError(f"unknown embedder {name!r}: use one of minilm, minilm-fp32, openai, hash, none")
 
 
-def default_embedder() -> tuple[Embedder | None, str]:
+def default_embedder(cache_dir: Path | None = None) -> tuple[Embedder | None, str]:
     """The best embedder available offline, and a one-line reason for the choice."""
     try:
-        emb = MiniLMEmbedder(quantize=True)
+        emb = MiniLMEmbedder(quantize=True, cache_dir=cache_dir)
     except ConfigError as e:
         return None, f"none (BM25 only): {e}; semantic search is off"
     return emb, "minilm (onnxruntime, int8)"

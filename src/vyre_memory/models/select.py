@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from vyre_memory.config import vyre_home
 from vyre_memory.errors import ConfigError
 from vyre_memory.models.anthropic_api import AnthropicBackend
 from vyre_memory.models.base import DEFAULT_ANTHROPIC_MODEL, PURPOSES, ModelBackend
@@ -46,11 +47,6 @@ _ALIASES = {"claude": "claude-cli", "cli": "claude-cli", "claude_cli": "claude-c
 
 _shared_lock = threading.Lock()
 _shared_cli: dict[tuple[Any, ...], ClaudeCliBackend] = {}
-
-
-def vyre_home(env: Mapping[str, str]) -> Path:
-    home = env.get("VYRE_HOME")
-    return Path(home).expanduser() if home else Path(env.get("HOME", "~")).expanduser() / ".vyre"
 
 
 def _table(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
