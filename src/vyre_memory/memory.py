@@ -31,6 +31,7 @@ from .read.asides import withhold_personal
 from .read.derive import DeriveReport, aside_replies_of, derive_facts, needs_placing
 from .read.graph import USER_ID, GraphReport, LoadedGraph, derive_graph, edit_graph, expand, find_entity, load_graph
 from .store.open import open_store
+from .store.postgres import is_database_url
 from .store.sqlite import Store
 
 _UNSET: Any = object()
@@ -40,6 +41,10 @@ class Memory:
     def __init__(self, home: Path | str | None = None, *, config: Config | None = None, **overrides: Any) -> None:
         self.config = config or Config.load(home, **overrides)
         self.store = open_store(self.config.database_location, host=self.config.host)
+        # as opened now: a second connection opened later (_second_connection) is to the same store, even after a
+        # change of the working folder
+        location = self.config.database_location
+        self._location = location if is_database_url(location) else str(Path(location).expanduser().absolute())
         self._embedder: Any = _UNSET
         self.embedder_reason = ""
         self._retriever: Retriever | None = None
@@ -69,7 +74,7 @@ class Memory:
 
     def _second_connection(self) -> Store:
         """Another connection to this memory's store, for the searches run beside the asking thread's."""
-        return open_store(self.config.database_location, host=self.config.host, readonly=self.store.readonly)
+        return open_store(self._location, host=self.config.host, readonly=self.store.readonly)
 
     def __enter__(self) -> Memory:
         return self
@@ -523,6 +528,8 @@ class Memory:
 
         save_user_name(self.config.home, name)
         self.config = replace(self.config, user_name=name, raw={**self.config.raw, "user_name": name})
+        if self._retriever is not None:
+            self._retriever.close()
         self._retriever = self._fast_path = self._pipeline = None  # each holds the old name
 
     def merge_entities(self, keep: str, other: str) -> Entity:

@@ -79,7 +79,34 @@ def test_a_second_connection_that_cannot_be_opened_leaves_the_first_to_serve(
     world.retriever.side = SideSearches(refused)
     runs = _threads_of_runs(monkeypatch)
     assert _ranked(world) == expected
-    assert runs and {conn for _, conn in runs} == {id(world.store.conn)}
+    assert runs and set(runs) == {(threading.current_thread().name, id(world.store.conn))}
+
+
+def test_with_no_vectors_to_rank_the_full_text_runs_on_the_asking_thread(
+    world: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = _threads_of_runs(monkeypatch)
+    assert world.retrieve(QUESTIONS[0], config="bm25")
+    assert runs and {name for name, _ in runs} == {threading.current_thread().name}
+
+
+def test_the_second_connection_is_to_the_same_store_after_a_change_of_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    projects = need(WORLDS / "open2" / "home" / ".claude" / "projects")
+    monkeypatch.setenv("VYRE_EMBEDDER", "hash")
+    monkeypatch.chdir(tmp_path)
+    with Memory("home", user_name="Sam") as mem:  # a relative home
+        mem.ingest([projects])
+        (tmp_path / "elsewhere").mkdir()
+        monkeypatch.chdir(tmp_path / "elsewhere")
+        runs = _threads_of_runs(monkeypatch)
+        beside = _ranked(mem)
+        assert any(name.startswith("vyre-search") for name, _ in runs)
+        mem.retriever.side.close()
+        mem.retriever.side = SideSearches(None)
+        assert _ranked(mem) == beside
+    assert not (tmp_path / "elsewhere" / "home").exists()
 
 
 def test_closing_the_memory_stops_the_search_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

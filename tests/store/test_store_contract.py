@@ -352,15 +352,22 @@ def test_a_sampled_match_count_finds_a_word_said_only_long_ago(
     make_store: Callable[..., Store], tmp_path: Path
 ) -> None:
     """A sampled count reads spans spread over the whole index, so a word said only in an old project is
-    counted near its true number, not as nothing because the latest passages lack it (PostgreSQL estimates
-    over the whole table from its statistics, so it needs no sample)."""
+    counted near its true number, not as nothing because the latest passages lack it; a rare word is counted
+    exactly, and a word between two spans is never estimated below the share counted first (PostgreSQL
+    estimates over the whole table from its statistics, so it needs no sample)."""
     store = make_store()
     w = SessionWriter("/home/sam/code/app", "00000001-1111-4222-8333-444455556666", datetime(2025, 3, 1, tzinfo=UTC))
     for step in range(400):
-        w.user(f"the ledger sync failed at step {step}" if step < 100 else f"the search index rebuilt at step {step}")
+        said = "the ledger sync failed" if step < 100 else "the search index rebuilt"
+        # a short burst: ten passages, then seventeen, in the middle of the history
+        burst = " in a burst" if 300 <= step < 310 else " in a rollout" if 280 <= step < 297 else ""
+        w.user(f"{said} at step {step}{burst}")
     w.write(tmp_path / "tree" / encode_cwd("/home/sam/code/app") / f"{w.session_id}.jsonl")
     run_ingest(store, [tmp_path / "tree"], IngestSettings())
     index_passages(store, "Sam")
     assert store.match_count("ledger") == 100
     assert 50 <= store.match_count("ledger", sample=80) <= 200  # the latest 80 passages hold none
     assert store.match_count("absent", sample=80) == 0
+    assert store.match_count("burst", sample=80) == 10  # under a fifth of the sample: counted exactly
+    assert store.match_count("rollout") == 17
+    assert store.match_count("rollout", sample=80) >= 16  # over it: estimated, at least that fifth

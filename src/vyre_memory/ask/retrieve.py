@@ -253,8 +253,9 @@ class TextSearch:
 class SideSearches:
     """Full-text searches run on a second connection to the store, in one thread of their own, while the asking
     thread ranks vectors: SQLite and the vector index both let go of Python's lock while they work, so on two
-    cores the two take about as long as the longer one. The connection is opened on first use, by `open_store`;
-    with none (or when it cannot be opened) the searches run on the asking thread's own connection."""
+    cores the two take about as long as the longer one. The connection is opened by `open_store` on the asking
+    thread, at the first search, and used only by the search thread after that; with none (no opener, it could
+    not be opened, or closed) or nothing to do beside, the searches run on the asking thread and its connection."""
 
     def __init__(self, open_store: Callable[[], Store] | None) -> None:
         self._open = open_store
@@ -262,25 +263,36 @@ class SideSearches:
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def start(self, searches: Sequence[TextSearch], own: Store) -> Callable[[], list[list[tuple[int, float]]]]:
-        """Start `searches`; the returned call waits for their lists, in their order."""
+    def start(
+        self, searches: Sequence[TextSearch], own: Store, *, beside: bool = True
+    ) -> Callable[[], list[list[tuple[int, float]]]]:
+        """Start `searches` (in the search thread when the asking thread has work to do `beside` them); the
+        returned call waits for their lists, in their order."""
+        pool = self._ready() if beside and searches else None
+        if pool is not None:
+            try:
+                return pool.submit(self._run, list(searches)).result
+            except RuntimeError:  # closed meanwhile, or the interpreter is shutting down
+                pass
+        done = [search.run(own) for search in searches]
+        return lambda: done
+
+    def _ready(self) -> ThreadPoolExecutor | None:
+        """The search thread, its connection opened first; None when there is no second connection."""
         with self._lock:
             if self._pool is None and self._open is not None:
+                opener, self._open = self._open, None  # one try: a store that refused is not asked again
+                try:
+                    self._store = opener()
+                except StoreError:
+                    return None
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="vyre-search")
-            pool = self._pool
-        if pool is None or not searches:
-            done = [search.run(own) for search in searches]
-            return lambda: done
-        future = pool.submit(self._run, list(searches), own)
-        return future.result
+            return self._pool
 
-    def _run(self, searches: list[TextSearch], own: Store) -> list[list[tuple[int, float]]]:
-        if self._store is None and self._open is not None:
-            try:
-                self._store = self._open()
-            except StoreError:
-                self._open = None  # the asking thread's connection serves, from now on
-        return [search.run(self._store or own) for search in searches]
+    def _run(self, searches: list[TextSearch]) -> list[list[tuple[int, float]]]:
+        store = self._store
+        assert store is not None  # set before the pool exists, and closed only after it has stopped
+        return [search.run(store) for search in searches]
 
     def close(self) -> None:
         with self._lock:
@@ -381,7 +393,11 @@ class Retriever:
             in_context = self._text_search(
                 self._selective([*terms, *context]), scope, cfg.candidates * 3, None, horizon
             )
-        texts = self.side.start([search for _, search in text_lists] + ([in_context] if context else []), self.store)
+        texts = self.side.start(
+            [search for _, search in text_lists] + ([in_context] if context else []),
+            self.store,
+            beside=cfg.dense and self.embedder is not None,  # vectors to rank meanwhile
+        )
         query: np.ndarray | None = None
         cache: VectorCache | None = None
         dense_lists: list[tuple[float, list[tuple[int, float]], str]] = []

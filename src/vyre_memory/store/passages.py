@@ -145,7 +145,10 @@ def rarest_within(words: Sequence[str], matches: dict[str, float], budget: float
 
 
 TURNS_PER_QUERY = 500  # (session, seq) pairs looked up in one statement
-MATCH_SPANS = 20  # a sampled match count reads this many spans of passage ids (match_count)
+MATCH_SPANS = 20  # a sampled match count reads at least this many spans of passage ids (match_count) ...
+MATCH_GAP = 50_000  # ... and so many that they start at most this many ids apart
+_COUNT = "SELECT COUNT(*) FROM passages_fts WHERE passages_fts MATCH ?"
+_COUNT_IN = f"{_COUNT} AND rowid > ? AND rowid <= ?"
 
 
 def scope_sql(scope: Scope, session_alias: str = "s") -> tuple[str, list[object]]:
@@ -479,29 +482,35 @@ class PassageStore:
 
     def match_count(self, term: str, sample: int = 0) -> int:
         """How many passages a full-text term matches (for dropping terms that match nearly everything). With
-        `sample`, estimated from about that many passages in MATCH_SPANS spans spread evenly over the ids:
-        counting a common word in a million passages costs ~0.1 s, and a word of one project or one stretch of
-        months is as likely in any span (the latest passages alone miss a project quiet of late)."""
-        total = self.passage_count()
-        if not sample or sample >= total:
-            spans = [(0, total)]
-        else:
-            width = max(1, sample // MATCH_SPANS)
-            lows = [(total - width) * i // (MATCH_SPANS - 1) for i in range(MATCH_SPANS)]
-            spans = [(low, low + width) for low in lows]
-        counted = 0
+        `sample`, a word with more than a fifth of that many matches is estimated from about `sample` passages in
+        spans spread evenly over the ids, at least MATCH_SPANS and at most MATCH_GAP ids apart (counting a common
+        word in a million passages costs ~0.1 s). A word said only between two spans has at most a gap's worth of
+        matches, and the estimate is never below the fifth counted."""
+        match = f'"{term}"'
         try:
-            for low, high in spans:
-                counted += int(
-                    self.conn.execute(
-                        "SELECT COUNT(*) FROM passages_fts WHERE passages_fts MATCH ? AND rowid > ? AND rowid <= ?",
-                        (f'"{term}"', low, high),
-                    ).fetchone()[0]
-                )
+            if not sample:
+                return int(self.conn.execute(_COUNT, (match,)).fetchone()[0])
+            floor = max(1, sample // 5)
+            counted = int(
+                self.conn.execute(
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM passages_fts WHERE passages_fts MATCH ? LIMIT ?)",
+                    (match, floor),
+                ).fetchone()[0]
+            )
+            if counted < floor:
+                return counted
+            total = self.passage_count()
+            spans = max(MATCH_SPANS, -(-total // MATCH_GAP))
+            width = max(1, sample // spans)
+            if width * spans >= total:
+                return int(self.conn.execute(_COUNT, (match,)).fetchone()[0])
+            in_spans = 0
+            for i in range(spans):
+                low = (total - width) * i // (spans - 1)  # spans - 1 steps of at least `width`: none overlap
+                in_spans += int(self.conn.execute(_COUNT_IN, (match, low, low + width)).fetchone()[0])
         except sqlite3.OperationalError:
             return 0
-        covered = sum(high - low for low, high in spans)
-        return counted if covered >= total else counted * total // max(1, covered)
+        return max(floor, in_spans * total // (width * spans))
 
     def passage_ids_for_turns(self, turns: Sequence[tuple[str, int]], scope: Scope) -> list[int]:
         """Passage ids of the given (session, seq) turns, in that order (a turn's pieces in order), within the
