@@ -81,3 +81,23 @@ def test_an_incremental_derive_keeps_what_a_full_one_finds_and_an_old_store_is_d
     more.user("give the mailer more time")
     _edit(more, f"{SHOP}/config/app.yml", "  send-delay-ms: 5000", "  send-delay-ms: 2000")
     assert derives_the_same(memory, CHANGES, tmp_path / "projects") == 4
+
+
+def test_an_edit_the_tool_refused_is_no_change_even_when_its_error_is_read_later(
+    memory: Memory, tmp_path: Path
+) -> None:
+    root = tmp_path / "projects"
+    refused = session(root, SHOP, "refused", 21)
+    refused.user("raise the mailer retries")
+    call = refused.tool_use(
+        "Edit", {"file_path": f"{SHOP}/config/app.yml", "old_string": "  retries: 3", "new_string": "  retries: 9"}
+    )
+    memory.ingest([root])  # the call alone: kept until its output says otherwise
+    assert any("retries: 9" in m.text for m in moments_of(memory.store, CHANGES))
+    refused.tool_result(call, "<tool_use_error>String to replace not found in file.</tool_use_error>", is_error=True)
+    refused.assistant("The file has no retries line; nothing changed.")
+    memory.ingest([root])
+    assert not any("retries: 9" in m.text for m in moments_of(memory.store, CHANGES))
+    memory.derive()
+    assert not any("retries: 9" in m.text for m in moments_of(memory.store, CHANGES))
+    assert len(moments_of(memory.store, CHANGES)) == 3

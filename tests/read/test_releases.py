@@ -55,7 +55,7 @@ def _bash(command: str) -> Turn:
 )
 def test_a_command_that_releases_or_deploys_is_a_release(command: str) -> None:
     found = release_in(_bash(command))
-    assert found is not None and found.seqs == (4,)  # derive pairs it with its output (tool_output_seq)
+    assert found is not None and found.seqs == (4,)  # derive pairs it with its output (tool_output)
     assert "shop-api" in found.text and command.split()[0] in found.text
 
 

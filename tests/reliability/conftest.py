@@ -95,8 +95,10 @@ class TranscriptWriter:
     def user(self, text: str) -> dict[str, Any]:
         return self._append("user", {"role": "user", "content": text})
 
-    def tool_result(self, tool_use_id: str, text: str) -> dict[str, Any]:
-        content = [{"tool_use_id": tool_use_id, "type": "tool_result", "content": text}]
+    def tool_result(self, tool_use_id: str, text: str, *, is_error: bool = False) -> dict[str, Any]:
+        content: list[dict[str, Any]] = [{"tool_use_id": tool_use_id, "type": "tool_result", "content": text}]
+        if is_error:
+            content[0]["is_error"] = True
         return self._append("user", {"role": "user", "content": content})
 
     def assistant(self, text: str) -> dict[str, Any]:

@@ -113,12 +113,14 @@ class MomentKind:
     version_key: str  # ... and a short hash of them: read for each question, the list rebuilt when it changed
     read: MomentReader  # one turn's moment, given what each session was asked first
     calls: bool  # whether tool calls are read too (a release command), not only typed and assistant turns
+    failed_calls: bool = True  # whether a tool call whose output reports an error is a moment still
 
 
 RELEASES = MomentKind("releases", "releases.v1", "releases-version.v1", release_in, calls=True)
 INCIDENTS = MomentKind("incidents", "incidents.v1", "incidents-version.v1", incident_in, calls=False)
 DECISIONS = MomentKind("decisions", "decisions.v1", "decisions-version.v1", decision_in, calls=True)
-CHANGES = MomentKind("changes", "changes.v1", "changes-version.v1", change_in, calls=True)
+# an edit the tool refused (its old text not found, the file not read first) changed nothing
+CHANGES = MomentKind("changes", "changes.v1", "changes-version.v1", change_in, calls=True, failed_calls=False)
 MOMENT_KINDS = (RELEASES, INCIDENTS, DECISIONS, CHANGES)
 
 
@@ -474,22 +476,29 @@ def _store_moments(store: Store, read: list[Turn], after: int) -> dict[str, int]
 
     call_at = {(t.session, t.seq) for t in calls}
 
-    def paired(m: Moment) -> Moment:
+    def paired(m: Moment, kind: MomentKind) -> Moment | None:
         """A tool call's moment points to its output too, whose passage carries the call (found by the call's id:
         parallel calls write their outputs after all of them); one whose output is not stored yet is read again by
-        the next derive."""
+        the next derive. None: the output reports an error, and for this kind a failed call is no moment."""
         if (m.session, m.seqs[0]) not in call_at:
             return m
-        out = store.tool_output_seq(m.session, m.seqs[0])
-        return m if out is None else replace(m, seqs=(m.seqs[0], out))
+        out = store.tool_output(m.session, m.seqs[0])
+        if out is None:
+            return m
+        seq, failed = out
+        return None if failed and not kind.failed_calls else replace(m, seqs=(m.seqs[0], seq))
 
     counts: dict[str, int] = {}
     for kind in MOMENT_KINDS:
         turns = (t for t in [*read, *(calls if kind.calls else [])] if t.session in agents)
-        found = [paired(m) for m in moments_in(kind.read, turns, about)]
+        read_now = [(m, paired(m, kind)) for m in moments_in(kind.read, turns, about)]
+        found = [m for _, m in read_now if m is not None]
         raw = store.get_meta(kind.key) if after else None
         rows = {(r[0], r[1][0]): r for r in json.loads(raw)} if raw else {}
-        # a tool call after the last typed or assistant turn is read again by the next derive: kept once
+        # a tool call after the last typed or assistant turn is read again by the next derive: kept once, and
+        # dropped when its output, stored since, reports an error
+        for m, _ in read_now:
+            rows.pop((m.session, m.seqs[0]), None)
         rows.update({(m.session, m.seqs[0]): [m.session, list(m.seqs), m.ts, m.text] for m in found})
         text = json.dumps([rows[k] for k in sorted(rows)], ensure_ascii=False)
         store.set_meta(kind.key, text)

@@ -228,16 +228,18 @@ class PassageStore:
         ).fetchone()
         return (row[0], tuple(json.loads(row[1])), row[2]) if row else None
 
-    def tool_output_seq(self, session: str, seq: int) -> int | None:
-        """The seq of the output of the tool call at (session, seq) (the output's passage carries the call), or
-        None when it is not a tool call or its output is not stored."""
+    def tool_output(self, session: str, seq: int) -> tuple[int, bool] | None:
+        """The seq of the output of the tool call at (session, seq) (the output's passage carries the call) and
+        whether the tool reported an error there (an edit refused, a command that failed), or None when it is not
+        a tool call or its output is not stored."""
         row = self.conn.execute(
-            """SELECT o.seq FROM turns c JOIN turns o ON o.session = c.session AND o.tool_use_id = c.tool_use_id
+            """SELECT o.seq, o.is_error FROM turns c
+                 JOIN turns o ON o.session = c.session AND o.tool_use_id = c.tool_use_id
                WHERE c.session = ? AND c.seq = ? AND c.kind = 'tool_call' AND o.kind = 'tool_output'
                ORDER BY o.id LIMIT 1""",
             (session, seq),
         ).fetchone()
-        return int(row[0]) if row else None
+        return (int(row[0]), bool(row[1])) if row else None
 
     def add_passages(self, passages: Sequence[NewPassage], indexed_turn: int) -> None:
         with self.transaction() as c:  # type: ignore[attr-defined]
