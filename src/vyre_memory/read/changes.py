@@ -19,13 +19,12 @@ from collections.abc import Callable, Iterator
 from difflib import SequenceMatcher
 
 from ..contract import TOOL_CALL, Turn
-from .moments import KEY_CHARS, Moment
+from .moments import FILE_PATH, KEY_CHARS, Moment
 
 __all__ = ["change_in", "edited_lines"]
 
 _EDIT = re.compile(r"^old_string: (.*?)\nnew_string: (.*?)(?=\nreplace_all: |\Z)", re.S | re.M)
 _EDITS = re.compile(r"^edits: (.*)", re.S | re.M)
-_PATH = re.compile(r"^file_path: (.+)$", re.M)
 _PATCHED = re.compile(r"^\*\*\* (?:Update|Add) File: (.+)$", re.M)
 # a number, with a unit ("30s", "250ms", "5m"); also one at the end of a name, which is often the value ("cx21" made
 # "cx31", "node18" made "node20")
@@ -55,7 +54,7 @@ def _edits(field: str) -> Iterator[dict[str, object]]:
 
 def _pairs(name: str, text: str) -> Iterator[tuple[str, list[str], list[str]]]:
     """(file, lines taken out, lines put in) of each edit of a call, or nothing when it edits no file."""
-    path = _PATH.search(text)
+    path = FILE_PATH.search(text)
     file = path.group(1).strip() if path else ""
     if name == "Edit":
         found = _EDIT.search(text)

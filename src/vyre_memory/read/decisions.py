@@ -29,7 +29,7 @@ from dataclasses import replace
 from ..contract import ASSISTANT, TOOL_CALL, TYPED, Turn
 from ..text import content_words, stem
 from .asides import speaks_of_life
-from .moments import CONDITION, READ_CHARS, Moment, moment
+from .moments import CONDITION, FILE_PATH, READ_CHARS, Moment, moment
 from .relations import is_stop, words
 from .trust import own_sentences
 
@@ -159,7 +159,6 @@ _RECORDED = re.compile(
 # a decision record: a document under adr/, decisions/ or rfcs/, or named like one ("adr-0007.md", "RFC-014-x.md")
 _RECORD_PART = re.compile(r"^(?:adrs?|decisions?|decision[-_]log|rfcs?)(?:$|[-_.\d])", re.I)
 _DOCUMENT = re.compile(r"\.(?:md|markdown|rst|adoc|txt)$", re.I)
-_FILE_PATH = re.compile(r"^file_path: (\S+)", re.M)
 _WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "apply_patch"})
 # what the assistant says of a decision taken, not of its own next step ("let's use grep to find the callers")
 _REPORTS = re.compile(r"\b(?:decid\w*|decision|settled|chose|chosen|agreed)\b", re.I)
@@ -187,7 +186,7 @@ def _writes_record(turn: Turn) -> bool:
     head = turn.text.split("\n", 1)[0].strip()
     if head not in _WRITE_TOOLS and turn.tool_name not in _WRITE_TOOLS:
         return False
-    paths = [*turn.paths, *_FILE_PATH.findall(turn.text[:READ_CHARS])]
+    paths = [*turn.paths, *FILE_PATH.findall(turn.text[:READ_CHARS])]
     return any(_DOCUMENT.search(p) and any(_RECORD_PART.match(part) for part in p.split("/")) for p in paths)
 
 

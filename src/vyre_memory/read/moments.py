@@ -21,12 +21,14 @@ from dataclasses import dataclass
 from ..contract import Turn
 from ..text import project_name, versions
 
-__all__ = ["CONDITION", "KEY_CHARS", "READ_CHARS", "Moment", "MomentReader", "moment", "moments_in"]
+__all__ = ["CONDITION", "FILE_PATH", "KEY_CHARS", "READ_CHARS", "Moment", "MomentReader", "moment", "moments_in"]
 
 KEY_CHARS = 300  # of a turn's opening (a command's), in its key
 READ_CHARS = 400  # of a turn read for what makes it a moment
 # a sentence that says its moment only as a condition ("when 2.3.1 is out, ping me", "if we swap the order ...")
 CONDITION = re.compile(r"\b(?:if|when|whenever|once|until|unless|whether)\b", re.I)
+# the file a tool call names, as its rendering writes it on a line of its own (a path with spaces kept whole)
+FILE_PATH = re.compile(r"^file_path: (.+)$", re.M)
 
 
 @dataclass(frozen=True)
