@@ -66,6 +66,15 @@ def test_the_questions_own_identifier_is_never_a_candidate() -> None:
     assert [c.value for c in candidates(a, passages)] == ["ABC-19"]
 
 
+def test_a_value_whose_passage_holds_too_few_of_the_questions_words_is_no_candidate() -> None:
+    a = wanted("which version fixed the duplicate invoices")
+    assert len(a.terms) == 3, a.terms  # fix, duplicate, invoices (stemmed); the answer type is not one
+    shipped = make_passage(1, "ship 3.4.0 with the invoices screen to production", kind="typed")
+    assert candidates(a, [shipped]) == []  # one of three: a release that never says it fixed them
+    fixed = make_passage(2, "3.4.1 fixed the duplicate invoices", kind="assistant")
+    assert [c.value for c in candidates(a, [shipped, fixed])] == ["3.4.1"]
+
+
 def test_a_count_is_never_a_price_a_duration_or_a_percentage() -> None:
     a = wanted("how many retries does the uploader make")
     text = "The uploader makes 5 retries, waits 30 seconds, costs $12 a month and fails 2% of runs."
