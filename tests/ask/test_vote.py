@@ -75,6 +75,14 @@ def test_a_value_whose_passage_holds_too_few_of_the_questions_words_is_no_candid
     assert [c.value for c in candidates(a, [shipped, fixed])] == ["3.4.1"]
 
 
+def test_the_name_of_whoever_said_a_passage_is_not_what_it_is_about() -> None:
+    a = wanted("how long has Ana had her bikes?")
+    said = make_passage(1, "Ana: I've had them for 3 years now and they bring me joy!", name="Ana")
+    assert candidates(a, [said]) == []  # her turn, but nothing says it is of the bikes
+    bikes = make_passage(2, "Ana: I've had my bikes for 2 years now.", name="Ana")
+    assert [c.value for c in candidates(a, [said, bikes])] == ["2 years"]
+
+
 def test_a_count_is_never_a_price_a_duration_or_a_percentage() -> None:
     a = wanted("how many retries does the uploader make")
     text = "The uploader makes 5 retries, waits 30 seconds, costs $12 a month and fails 2% of runs."
