@@ -41,10 +41,11 @@ class Memory:
     def __init__(self, home: Path | str | None = None, *, config: Config | None = None, **overrides: Any) -> None:
         self.config = config or Config.load(home, **overrides)
         self.store = open_store(self.config.database_location, host=self.config.host)
-        # as opened now: a second connection opened later (_second_connection) is to the same store, even after a
-        # change of the working folder
+        # as opened now: a second connection opened later (_second_connection) is to the same store, and what is kept
+        # in the home later (_env) goes to the same home, even after a change of the working folder
         location = self.config.database_location
         self._location = location if is_database_url(location) else str(Path(location).expanduser().absolute())
+        self._home = str(Path(self.config.home).expanduser().absolute())
         self._embedder: Any = _UNSET
         self.embedder_reason = ""
         self._retriever: Retriever | None = None
@@ -70,7 +71,7 @@ class Memory:
         """The environment with this memory's home as VYRE_HOME: what it builds or keeps of its own (the
         embedder's graphs unless VYRE_MODELS names a shared folder, a model's daily spend, the warm `claude`
         process's folder) goes there, whatever home the process was started with."""
-        return {**os.environ, "VYRE_HOME": str(self.config.home)}
+        return {**os.environ, "VYRE_HOME": self._home}
 
     def _second_connection(self) -> Store:
         """Another connection to this memory's store, for the searches run beside the asking thread's."""

@@ -83,15 +83,22 @@ def test_an_incremental_derive_keeps_what_a_full_one_finds_and_an_old_store_is_d
     assert derives_the_same(memory, CHANGES, tmp_path / "projects") == 4
 
 
+@pytest.mark.parametrize("passed", [False, True])
 def test_an_edit_the_tool_refused_is_no_change_even_when_its_error_is_read_later(
-    memory: Memory, tmp_path: Path
+    memory: Memory, tmp_path: Path, passed: bool
 ) -> None:
+    """Also when another session's turns, read in the same ingest, came after the call (`passed`): a call is read
+    again only while it is after the last typed or assistant turn."""
     root = tmp_path / "projects"
     refused = session(root, SHOP, "refused", 21)
     refused.user("raise the mailer retries")
     call = refused.tool_use(
         "Edit", {"file_path": f"{SHOP}/config/app.yml", "old_string": "  retries: 3", "new_string": "  retries: 9"}
     )
+    if passed:
+        other = session(root, SHOP, "talk-after", 22)  # its file is read after the call's
+        other.user("what's in the mailer logs today?")
+        other.assistant("Nothing new in the mailer logs.")
     memory.ingest([root])  # the call alone: kept until its output says otherwise
     assert any("retries: 9" in m.text for m in moments_of(memory.store, CHANGES))
     refused.tool_result(call, "<tool_use_error>String to replace not found in file.</tool_use_error>", is_error=True)

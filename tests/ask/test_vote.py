@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -81,6 +82,11 @@ def test_the_name_of_whoever_said_a_passage_is_not_what_it_is_about() -> None:
     assert candidates(a, [said]) == []  # her turn, but nothing says it is of the bikes
     bikes = make_passage(2, "Ana: I've had my bikes for 2 years now.", name="Ana")
     assert [c.value for c in candidates(a, [said, bikes])] == ["2 years"]
+    # a tool's turn keeps its name: a question of what was edited is about an Edit call
+    b = wanted("how many retries did we edit into the nightly export")  # edit, export, nightly, retries
+    call = make_passage(3, "Edit\nfile_path: config/app.yml\nold_string: retries: 3\nnew_string: retries: 5")
+    edit = replace(call, kind="tool_call", name="Edit")
+    assert [c.value for c in candidates(b, [edit])] == ["3", "5"]  # two of four
 
 
 def test_a_count_is_never_a_price_a_duration_or_a_percentage() -> None:

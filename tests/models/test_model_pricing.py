@@ -102,3 +102,20 @@ def test_a_memory_keeps_its_spend_in_its_own_home(tmp_path: Path, monkeypatch: p
         backend.budget.record(0.5)
     assert (tmp_path / "mine" / "model_spend.json").exists()
     assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_memory_on_a_relative_home_keeps_its_spend_there_after_a_change_of_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vyre_memory import Memory
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk")
+    monkeypatch.chdir(tmp_path)
+    with Memory("mine", models={"backend": "anthropic", "daily_budget_usd": 2}) as mem:
+        (tmp_path / "elsewhere").mkdir()
+        monkeypatch.chdir(tmp_path / "elsewhere")
+        backend = mem.backend("answer")
+        assert isinstance(backend, BudgetedBackend)
+        backend.budget.record(0.5)
+    assert (tmp_path / "mine" / "model_spend.json").exists()
+    assert not (tmp_path / "elsewhere" / "mine").exists()

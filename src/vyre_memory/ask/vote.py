@@ -10,11 +10,11 @@ them into the probability that the value is right; its coefficients are data (`c
 `python -m vyre_memory.eval.calibrate` on one open world and checked on the other). The best value is told only
 when that probability clears the answer type's threshold (never under 0.5); otherwise the caller abstains.
 
-Guarantees: a value is a candidate only where a passage naming it holds two fifths of the question's words (it is
-about what was asked); the answer is a span of its cited passage's sentence (or, for `day`, that passage's own
-date), and the quote is that sentence, so the answer is grounded by construction; a value the question itself
-holds is never an answer; the same passages give the same answer and confidence. Pure but for reading the
-calibration file once.
+Guarantees: a value is a candidate only where a passage naming it holds two fifths of the question's words, the name
+of the person who typed it not counted (it is about what was asked); the answer is a span of its cited passage's
+sentence (or, for `day`, that passage's own date), and the quote is that sentence, so the answer is grounded by
+construction; a value the question itself holds is never an answer; the same passages give the same answer and
+confidence. Pure but for reading the calibration file once.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..contract import Passage
+from ..contract import TYPED, Passage
 from ..text import overlap, words
 from .answer_types import Asked
 from .candidates import Mention, mentions
@@ -68,13 +68,9 @@ _TRUST = {
     "meta": 0.1,
 }
 _NEAR = 8  # tokens on either side of a value that count as near it
-# a candidate's passage must hold this share of the question's words. Measured with no model: at 0.4 (of three words,
-# two) accuracy is the same as at a third on open, open2 and four worlds written for checking, and one of those
-# worlds' confident wrong answers (a release's version for the question of which version fixed a bug that the
-# release's passage never names) is gone; 0.5 gave the same figures, so the smaller step is kept. Two worlds written
-# after it and LoCoMo 26 and 42 are unchanged. The name of whoever said a passage is not counted (`_topic_cover`):
-# the worlds unchanged; LoCoMo 42's one confident wrong answer gone (a time held by a turn of the person the question
-# names, of another thing), 26 one right answer fewer, 30, 41 and 43 unchanged
+# a candidate's passage must hold this share of the question's words (`_topic_cover`; README, "How well"): at 0.4 (of
+# three words, two) no-model accuracy is as at a third on open, open2 and four check worlds, less one confident wrong
+# answer; 0.5 measured the same, so the smaller step is kept
 ABOUT = 0.4
 _NUMBER_TYPES = frozenset({"count", "amount", "duration", "number"})
 
@@ -263,10 +259,10 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
 
 
 def _topic_cover(passage: Passage, terms: frozenset[str]) -> float:
-    """The share of the question's words a passage holds (its `about`, or text), but for the name of whoever said it:
-    a question of what someone said or did ("how long has Ana had her bikes") is not about a turn of hers for the
-    name alone."""
-    said_by = words(passage.name) if passage.name else set()
+    """The share of the question's words a passage holds (its `about`, or text), but for the name of the person who
+    typed it: a question of what someone said or did ("how long has Ana had her bikes") is not about a turn of hers
+    for the name alone. (A tool's turn keeps its name: "edit" asked of an Edit call is about it.)"""
+    said_by = words(passage.name) if passage.kind == TYPED and passage.name else set()
     topic = set(terms) - said_by or set(terms)  # a question of nothing but the name: the name
     return overlap(passage.about or passage.text, topic)
 

@@ -476,17 +476,20 @@ def _store_moments(store: Store, read: list[Turn], after: int) -> dict[str, int]
 
     call_at = {(t.session, t.seq) for t in calls}
 
-    def paired(m: Moment, kind: MomentKind) -> Moment | None:
+    def settled(m: Moment, kind: MomentKind) -> Moment | None:
         """A tool call's moment points to its output too, whose passage carries the call (found by the call's id:
-        parallel calls write their outputs after all of them); one whose output is not stored yet is read again by
-        the next derive. None: the output reports an error, and for this kind a failed call is no moment."""
-        if (m.session, m.seqs[0]) not in call_at:
-            return m
+        parallel calls write their outputs after all of them); one whose output is not stored yet is unchanged.
+        None: the output reports an error, and for this kind a failed call is no moment."""
         out = store.tool_output(m.session, m.seqs[0])
         if out is None:
             return m
         seq, failed = out
         return None if failed and not kind.failed_calls else replace(m, seqs=(m.seqs[0], seq))
+
+    def paired(m: Moment, kind: MomentKind) -> Moment | None:
+        return settled(m, kind) if (m.session, m.seqs[0]) in call_at else m
+
+    touched = {t.session for t in read} | {t.session for t in calls}
 
     counts: dict[str, int] = {}
     for kind in MOMENT_KINDS:
@@ -499,6 +502,15 @@ def _store_moments(store: Store, read: list[Turn], after: int) -> dict[str, int]
         # dropped when its output, stored since, reports an error
         for m, _ in read_now:
             rows.pop((m.session, m.seqs[0]), None)
+        # a kept call of a session with new turns whose output was not stored then (another session's turns can
+        # pass it, and then it is not read again): paired now, or dropped when that output reports an error
+        for key, (session, seqs, ts, text) in list(rows.items()):
+            if session in touched and len(seqs) == 1:
+                now = settled(Moment(session, (int(seqs[0]),), ts, text), kind)
+                if now is None:
+                    del rows[key]
+                else:
+                    rows[key] = [session, list(now.seqs), ts, text]
         rows.update({(m.session, m.seqs[0]): [m.session, list(m.seqs), m.ts, m.text] for m in found})
         text = json.dumps([rows[k] for k in sorted(rows)], ensure_ascii=False)
         store.set_meta(kind.key, text)

@@ -502,7 +502,7 @@ class PassageStore:
             if counted < floor:
                 return counted
             total = self.passage_count()
-            spans = max(MATCH_SPANS, -(-total // MATCH_GAP))
+            spans = max(MATCH_SPANS, -(-total // MATCH_GAP) + 1)  # spans - 1 steps of at most MATCH_GAP ids
             width = max(1, sample // spans)
             if width * spans >= total:
                 return int(self.conn.execute(_COUNT, (match,)).fetchone()[0])
