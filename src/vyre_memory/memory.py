@@ -146,15 +146,16 @@ class Memory:
         return vectors
 
     def warm(self) -> None:
-        """Load now what the first question would otherwise wait for: the passage directory, the vector
-        index and a local embedding model (seconds on a history of a million turns; servers call it as
-        they start). A remote embedder is never called unasked."""
+        """Load now what the first question would otherwise wait for: what the retriever keeps (`Retriever.warm`),
+        the graph, the vector index and a local embedding model (seconds on a history of a million
+        turns; servers call it as they start). A remote embedder is never called unasked."""
         retriever = self.retriever
         if self.store.searches_in_database:  # PostgreSQL holds the indexes; only the embedder is loaded
             if isinstance(self.embedder, MiniLMEmbedder):
                 self.embedder.embed(["warm"])
             return
-        retriever.directory.refresh(self.store)
+        retriever.warm()
+        self.expand("")  # the graph its expansion reads
         embedder = self.embedder
         if embedder is not None and not isinstance(embedder, OpenAIEmbedder):  # its dim may need a call
             retriever.vectors.get(self.store, embedder.name, embedder.dim, self.store.vectors_version())

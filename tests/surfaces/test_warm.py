@@ -24,6 +24,19 @@ def test_gate_warm_loads_the_passage_directory_and_the_vectors(home_copy: Callab
         assert retriever.vectors.index is not None and len(retriever.vectors.index) > 0
 
 
+def test_warm_also_builds_the_moments_keys_and_opens_the_second_connection(home_copy: Callable[..., Path]) -> None:
+    from vyre_memory.read.derive import MOMENT_KINDS, moments_of
+
+    with Memory(home_copy()) as mem:
+        retriever = mem.retriever
+        kept = {kind.key: len(moments_of(mem.store, kind)) for kind in MOMENT_KINDS}
+        assert any(kept.values())  # the demo history has some moments to build keys of
+        assert not any(len(keys.moments) for keys in retriever.moment_keys.values())
+        mem.warm()
+        assert {key: len(keys.moments) for key, keys in retriever.moment_keys.items()} == kept
+        assert retriever.side._store is not None  # no connection is opened at the first question
+
+
 def test_the_mcp_server_opens_its_memory_once_in_the_background(home_copy: Callable[..., Path]) -> None:
     home = home_copy()
     opened: list[Memory] = []

@@ -35,6 +35,7 @@ from ..read.derive import (
     LIKELY_ASIDES_KEY,
     MOMENT_KINDS,
     RELEASES,
+    MomentKind,
     aside_replies_of,
     asides_of,
     moments_of,
@@ -268,7 +269,7 @@ class SideSearches:
     ) -> Callable[[], list[list[tuple[int, float]]]]:
         """Start `searches` (in the search thread when the asking thread has work to do `beside` them); the
         returned call waits for their lists, in their order."""
-        pool = self._ready() if beside and searches else None
+        pool = self.ready() if beside and searches else None
         if pool is not None:
             try:
                 return pool.submit(self._run, list(searches)).result
@@ -277,7 +278,7 @@ class SideSearches:
         done = [search.run(own) for search in searches]
         return lambda: done
 
-    def _ready(self) -> ThreadPoolExecutor | None:
+    def ready(self) -> ThreadPoolExecutor | None:
         """The search thread, its connection opened first; None when there is no second connection."""
         with self._lock:
             if self._pool is None and self._open is not None:
@@ -339,6 +340,24 @@ class Retriever:
 
     def close(self) -> None:
         self.side.close()
+
+    def warm(self) -> None:
+        """Load now what a first question would wait for here: the passage directory, each kind of moment's keys
+        (a second or two at a million turns), the passages of the person's asides, the facts' mentions and the
+        second connection."""
+        self.directory.refresh(self.store)
+        for kind in MOMENT_KINDS:
+            self._moments(kind)
+        for key in (ASIDES_KEY, LIKELY_ASIDES_KEY):
+            self._aside_passages(key)
+        self._fact_mentions()
+        self.side.ready()
+
+    def _moments(self, kind: MomentKind) -> MomentKeys:
+        """The keys of the moments of `kind`, built again when a derive changed them."""
+        return self.moment_keys[kind.key].refresh(
+            moments_version(self.store, kind), functools.partial(moments_of, self.store, kind)
+        )
 
     def retrieve(
         self,
@@ -487,10 +506,7 @@ class Retriever:
             if weight and about:
                 if allowed is None:
                     allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
-                held = self.moment_keys[of_kind.key].refresh(
-                    moments_version(self.store, of_kind), functools.partial(moments_of, self.store, of_kind)
-                )
-                found_moments = held.search(
+                found_moments = self._moments(of_kind).search(
                     moment_words(" ".join(terms or [question])),
                     allowed,
                     horizon,
@@ -619,20 +635,24 @@ class Retriever:
     ) -> list[tuple[int, float]]:
         """The `k` nearest passages of the person's asides of one kind (`asides_of(store, key)`) in scope and
         before `horizon`."""
-        raw = self.store.get_meta(key)
-        held = self._aside_ids.get(key)
-        if held is None or raw != held[0]:  # passages of the aside turns, read again when a derive changed them
-            held = (raw, sorted(self.store.passage_ids_for_turns(asides_of(self.store, key), Scope())))
-            self._aside_ids[key] = held
-        kept = self.directory.refresh(self.store).keep(self.store, scope, held[1], until=horizon)
+        kept = self.directory.refresh(self.store).keep(self.store, scope, self._aside_passages(key), until=horizon)
         # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
         return self._nearest_among(cache, query, kept, k, exact=False)
+
+    def _aside_passages(self, key: str) -> list[int]:
+        """The passages of the asides of one kind, sorted; read again when a derive changed them."""
+        raw = self.store.get_meta(key)
+        held = self._aside_ids.get(key)
+        if held is None or raw != held[0]:
+            held = (raw, sorted(self.store.passage_ids_for_turns(asides_of(self.store, key), Scope())))
+            self._aside_ids[key] = held
+        return held[1]
 
     def _in_asides(self, ranked: list[tuple[int, float]], cfg: RetrievalConfig) -> list[tuple[int, float]]:
         """The person's asides (of both kinds `_asides` searched) among a full-text list over the question's words
         and the words said around the parts of a life it names (`life_context`: "date", "anniversary" for a
         partner)."""
-        held = [self._aside_ids.get(key, ("", []))[1] for key in (ASIDES_KEY, LIKELY_ASIDES_KEY)]  # each sorted
+        held = [self._aside_passages(key) for key in (ASIDES_KEY, LIKELY_ASIDES_KEY)]  # each sorted
         return [(pid, score) for pid, score in ranked if any(_holds(ids, pid) for ids in held)][: cfg.asides_limit]
 
     def _aside_replies(self) -> dict[tuple[str, int], frozenset[str]]:
@@ -844,14 +864,17 @@ class Retriever:
             return replace(search, words=tuple(chosen), ids=(first, last), ranked=False)
         return replace(search, words=tuple(counted), ids=(first, last))
 
-    def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:
-        """Passages of the turns that personal facts about this question were read from."""
+    def _fact_mentions(self) -> list[tuple[Any, frozenset[str]]]:
+        """Each mention of a personal fact with the names in it, read once per facts version, not once per question."""
         version = self.store.facts_version()
         if self._facts_key != version:
-            # each mention's names are read once per facts version, not once per question
             self._mentions = [(m, _mention_names(m.subject, m.object)) for m in self.store.fact_mentions()]
             self._facts_key = version
-        if not self._mentions:
+        return self._mentions
+
+    def _fact_candidates(self, question: str, scope: Scope, horizon: str) -> list[tuple[int, float]]:
+        """Passages of the turns that personal facts about this question were read from."""
+        if not self._fact_mentions():
             return []
         query = parse_personal_question(question)
         words = set(re.findall(r"[\w']+", question.lower()))
