@@ -19,6 +19,7 @@ from .ask.fast_path import FastPath
 from .ask.index import EMBED_BATCH, embed_passages, index_passages
 from .ask.pipeline import Event, Pipeline
 from .ask.retrieve import Retriever
+from .ask.sentences import sentence_backlog
 from .config import Config, models_home, save_user_name
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
 from .errors import NotFoundError, ScopeError, VyreError
@@ -148,19 +149,20 @@ class Memory:
     def warm(self) -> None:
         """Load now what the first question would otherwise wait for: what the retriever keeps (`Retriever.warm`),
         the graph, the vector index and a local embedding model (seconds on a history of a million
-        turns; servers call it as they start). A remote embedder is never called unasked."""
+        turns; servers call it as they start), and the sentences' vectors. A remote embedder is never called
+        unasked."""
         retriever = self.retriever
-        if self.store.searches_in_database:  # PostgreSQL holds the indexes; only the embedder is loaded
-            if isinstance(self.embedder, MiniLMEmbedder):
-                self.embedder.embed(["warm"])
-            return
-        retriever.warm()
-        self.expand("")  # the graph its expansion reads
         embedder = self.embedder
-        if embedder is not None and not isinstance(embedder, OpenAIEmbedder):  # its dim may need a call
-            retriever.vectors.get(self.store, embedder.name, embedder.dim, self.store.vectors_version())
-            if isinstance(embedder, MiniLMEmbedder):
-                embedder.embed(["warm"])
+        local = embedder if not isinstance(embedder, OpenAIEmbedder) else None  # a remote one's dim may need a call
+        if not self.store.searches_in_database:  # PostgreSQL holds the other indexes
+            retriever.warm()
+            self.expand("")  # the graph its expansion reads
+            if local is not None:
+                retriever.vectors.get(self.store, local.name, local.dim, self.store.vectors_version())
+        if local is not None:
+            retriever.sentences.refresh(self.store, local.name, local.dim)
+            if isinstance(local, MiniLMEmbedder):
+                local.embed(["warm"])
 
     @property
     def embedder(self) -> Any | None:
@@ -285,9 +287,14 @@ class Memory:
     def pending(self) -> dict[str, Any]:
         """What stored turns still lack (after a crash, or while vectors are built in the background):
         `index` (turns not yet in the search index), `embed` (passages without a vector under this
-        embedder) and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
+        embedder, or whose sentences have none) and `derive` (facts and graph not yet read from the newest
+        turns). All empty: complete."""
         embedder = self.embedder
-        to_embed = sum(self.store.passages_to_embed_count(embedder.name)) if embedder else 0
+        to_embed = 0
+        if embedder:
+            to_embed = sum(self.store.passages_to_embed_count(embedder.name)) + sentence_backlog(
+                self.store, embedder.name
+            )
         return {
             "index": bool(self.store.turns_to_index(self.store.indexed_turn(), limit=1)),
             "embed": to_embed,

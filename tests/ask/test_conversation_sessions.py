@@ -38,14 +38,6 @@ def _coding(root: Path) -> Path:
     return root
 
 
-@pytest.fixture()
-def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Memory:
-    monkeypatch.setenv("VYRE_EMBEDDER", "hash")
-    mem = Memory(tmp_path / "home", user_name="you")
-    yield mem
-    mem.close()
-
-
 def _by_sessions(memory: Memory) -> dict[str, str]:
     """uuid -> session of each passage the sessions list found."""
     found = memory.retrieve(QUESTION, k=80, now=NOW, config="hybrid")

@@ -77,7 +77,7 @@ def test_grounded_model_answer_is_told(mem: Memory) -> None:
     ("output", "why"),
     [
         (
-            {"answer": "app/billing/refunds.py", "cite": [9], "confidence": 0.9, "abstain": False, "known": []},
+            {"answer": "app/billing/refunds.py", "cite": [99], "confidence": 0.9, "abstain": False, "known": []},
             "bad citation",
         ),
         (

@@ -15,6 +15,7 @@ import pytest
 
 from vyre_memory import Memory
 from vyre_memory.ask.index import embed_passages
+from vyre_memory.ask.sentences import sentence_backlog, sentence_texts
 from vyre_memory.store.passages import EMBED_CLASSES, embed_priority, embedded_key
 from vyre_memory.store.sqlite import Store
 
@@ -42,6 +43,11 @@ def by_class(store: Store) -> dict[int, list[tuple[int, str, str]]]:
     return out
 
 
+def said_apart(store: Store) -> list[str]:
+    """The sentences of the typed words, each once, in passage order: embedded after every passage."""
+    return list(dict.fromkeys(t for _, _, t in sentence_texts(store.typed_passages(0, store.passage_count(), 10**6))))
+
+
 def embed_first_class(mem: Memory, recording: Recording) -> int:
     """Embed until the first class is complete (two passages a batch), as a run killed right after it."""
     first_done = max(pid for pid, _, _ in by_class(mem.store)[0])
@@ -67,7 +73,7 @@ def test_the_first_class_is_embedded_first_and_a_resumed_run_embeds_exactly_the_
     marks = store.embedded_through(first.name)
     assert marks[0] == max(pid for pid, _, _ in classes[0]) and marks[1:] == [0] * LAST
     waiting = sum(len(classes[p]) for p in range(1, len(EMBED_CLASSES)))
-    assert memory.pending()["embed"] == waiting
+    assert memory.pending()["embed"] == waiting + sentence_backlog(store, first.name) and said_apart(store)
 
     # dense search finds the person's own words already; a tool output without a vector is not in the dense
     # list, but full-text search still finds it in the hybrid one
@@ -81,7 +87,8 @@ def test_the_first_class_is_embedded_first_and_a_resumed_run_embeds_exactly_the_
     rest = Recording(memory.embedder)
     embed_passages(store, rest, batch=3)
     later = {embed for p in range(1, len(EMBED_CLASSES)) for _, _, embed in classes[p]}
-    assert sorted(rest.texts) == sorted(later - set(first.texts))  # each text once, none from the first run
+    # each text once, none from the first run, then the sentences
+    assert sorted(rest.texts) == sorted([*(later - set(first.texts)), *said_apart(store)])
     assert store.embedded_through(rest.name) == [max((pid for pid, _, _ in classes[p]), default=0) for p in classes]
     assert memory.pending()["embed"] == 0
     all_hashes = {h for rows in classes.values() for _, h, _ in rows}
@@ -139,7 +146,7 @@ def test_a_mark_from_before_the_classes_becomes_each_class_mark(database: str, t
         rest = Recording(mem.embedder)
         embed_passages(mem.store, rest)
         after = {t for rows in by_class(mem.store).values() for pid, _, t in rows if pid > 11}
-        assert sorted(rest.texts) == sorted(after - {t for _, t in upto})
+        assert sorted(rest.texts) == sorted([*(after - {t for _, t in upto}), *said_apart(mem.store)])
     finally:
         mem.close()
 
@@ -159,7 +166,8 @@ def test_a_backlog_embedded_while_the_person_waits_goes_in_passage_order(memory:
     every = [embed for _, _, embed in sorted(r for rows in by_class(memory.store).values() for r in rows)]
     recording = Recording(memory.embedder)
     embed_passages(memory.store, recording, batch=4, in_order=True)
-    assert recording.texts == list(dict.fromkeys(every))  # in passage order, each text once
+    # in passage order, each text once, then the sentences
+    assert recording.texts == list(dict.fromkeys(every)) + said_apart(memory.store)
     last = [max((pid for pid, _, _ in rows), default=0) for rows in by_class(memory.store).values()]
     assert memory.store.embedded_through(recording.name) == [max(last)] * len(EMBED_CLASSES)
 
@@ -173,6 +181,7 @@ def test_a_cut_short_priority_run_is_resumed_in_priority_order(database: str, tm
         rest = Recording(mem.embedder)
         embed_passages(mem.store, rest, in_order=True)  # as Memory.index would, after a kill
         later = {embed for p in range(1, len(EMBED_CLASSES)) for _, _, embed in by_class(mem.store)[p]}
-        assert sorted(rest.texts) == sorted(later - set(first.texts)) and mem.pending()["embed"] == 0
+        expected = sorted([*(later - set(first.texts)), *said_apart(mem.store)])
+        assert sorted(rest.texts) == expected and mem.pending()["embed"] == 0
     finally:
         mem.close()

@@ -105,6 +105,8 @@ class RetrievalConfig:
     # newest, as one more list
     changes_weight: float = 0.0
     changes_limit: int = 10
+    # The passages of typed words whose nearest sentence is nearest the question (ask/sentences.py), one more list
+    sentences_weight: float = 0.0
     # Conversations: the question's vector moved toward the vectors of the best this many passages found so far
     # (pseudo-relevance feedback, Rocchio's) searches the conversations' passages as one more list ...
     conversation_feedback: int = 0
@@ -194,6 +196,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         decisions_weight=1.0,
         decisions_state_share=0.6,
         changes_weight=1.0,
+        sentences_weight=0.6,
     )
 
 
@@ -215,6 +218,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-decisions": replace(_hybrid("hybrid-decisions", graph=True), decisions_weight=0.0),
     "hybrid-decisionstate": replace(_hybrid("hybrid-decisionstate", graph=True), decisions_state_share=0.0),
     "hybrid-changes": replace(_hybrid("hybrid-changes", graph=True), changes_weight=0.0),
+    "hybrid-sentences": replace(_hybrid("hybrid-sentences", graph=True), sentences_weight=0.0),
     # Keys (ask/keys.py), each an ablation beside hybrid. Measured (recall@8, hybrid-graph → this): open
     # 0.763 → 0.769, open2 0.770 → 0.748, LoCoMo 26 0.757 → 0.752 for keys; sessions lift LoCoMo 26 and
     # 41 and lower open2, so hybrid keeps neither.

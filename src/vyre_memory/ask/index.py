@@ -14,6 +14,7 @@ from typing import Any
 from ..store.passages import NewPassage
 from ..store.sqlite import Store
 from .passages import build
+from .sentences import embed_sentences, sentence_backlog
 
 Progress = Callable[[int, int, str], None]
 EMBED_BATCH = 256
@@ -61,7 +62,7 @@ def embed_passages(
 ) -> int:
     """Embed passage texts that have no vector under this embedder yet, in priority order (`EMBED_CLASSES`:
     the person's and the assistant's words first, tool output last), each class reading forward from its
-    own mark; returns how many texts were embedded.
+    own mark, then the sentences of the typed words (`embed_sentences`); returns how many texts were embedded.
 
     `in_order`: in passage order instead, moving every mark together, when every class is marked alike (a
     backlog embedded while the person waits for all of it; else a run in priority order is resumed). The
@@ -76,7 +77,7 @@ def embed_passages(
     run = call or (lambda fn, *args, **kw: fn(*args, **kw))
     embedded = passed = 0
     marks = run(store.embedded_through, embedder.name)
-    total = sum(run(store.passages_to_embed_count, embedder.name))
+    total = sum(run(store.passages_to_embed_count, embedder.name)) + run(sentence_backlog, store, embedder.name)
     if progress and total:
         progress(0, total, "embedding")
     passes: list[tuple[int | None, int]] = list(enumerate(marks))
@@ -94,4 +95,11 @@ def embed_passages(
             last, embedded, passed = todo.through, embedded + len(hashes), passed + todo.passages
             if progress:
                 progress(min(passed, total), max(total, passed), "embedding")
-    return embedded
+
+    def sentences_done(passages: int) -> None:
+        nonlocal passed
+        passed += passages
+        if progress:
+            progress(min(passed, total), max(total, passed), "embedding")
+
+    return embedded + embed_sentences(store, embedder, run, batch=batch, stop=stop, progress=sentences_done)

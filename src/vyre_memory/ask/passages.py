@@ -10,6 +10,10 @@ the open worlds (hybrid recall@8): the prompt context added 0.02 to 0.05. The te
 the same, except that another speaker's "I" and "my" are written as their name (`in_third_person`;
 passages are built once, so a conversation imported before that rule keeps its first embedded text).
 Meta text (reminders, caveats) and memory's own sessions are not passages.
+
+Typed words of more than one sentence are also embedded a sentence at a time (`sentences`), so a thing
+said in passing inside a long message is near a question about it; those vectors are a list of their own
+(ask/sentences.py).
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ CALL_PREFIX_CHARS = 400
 PROMPT_CONTEXT_CHARS = 200
 PREVIOUS_CONTEXT = True
 _SKIP_KINDS = frozenset({META})
+SENTENCE_MIN_CHARS = 12  # shorter lines ("ok.", "thanks!") say nothing a question asks for
+SENTENCES_MAX = 16  # of one passage: a pasted log in a message is not embedded line by line
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def date_words(ts: str | None) -> str:
@@ -69,6 +76,25 @@ def in_third_person(text: str, speaker: str) -> str:
         written = replacement.format(speaker).replace("\\", "\\\\")  # the name as it is, never a template
         text = pattern.sub(written, text)
     return text
+
+
+def sentences(text: str, name: str | None) -> list[str]:
+    """What is embedded of each sentence of a passage of typed words (at most `SENTENCES_MAX`), none for a passage
+    of one sentence (its own vector is that sentence's): a named speaker's sentences in the third person after
+    their name ("Tim: Tim is learning the piano"). Depends on the passage's text and speaker alone, so its
+    vectors are found again by their texts' hashes."""
+    said = [part.strip() for part in _SENTENCE_END.split(text)]
+    said = [part for part in said if len(part) >= SENTENCE_MIN_CHARS][:SENTENCES_MAX]
+    if len(said) < 2:
+        return []
+    if name and name[:1].isupper():
+        return [f"{name}: {in_third_person(part, name)}" for part in said]
+    return said
+
+
+def text_hash(text: str) -> str:
+    """The hash vectors are cached by."""
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
 
 
 Pair = Callable[[str, str, str], tuple[int, tuple[str, ...], str] | None]
@@ -125,7 +151,7 @@ def build(turn: IndexTurn, pair: Pair, user_name: str) -> list[NewPassage]:
                 text=text,
                 search=search,
                 embed=embed,
-                text_hash=hashlib.sha1(embed.encode("utf-8", "replace")).hexdigest(),
+                text_hash=text_hash(embed),
             )
         )
     return out

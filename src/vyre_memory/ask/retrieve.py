@@ -51,6 +51,7 @@ from .directory import PassageDirectory
 from .feedback import feedback_terms
 from .keys import MomentKeys, RecordKeys, SessionKeys, moment_words, tokens
 from .personal_questions import parse_personal_question
+from .sentences import SentenceIndex
 from .understand import Understanding, is_stop_word, understand
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
@@ -337,6 +338,7 @@ class Retriever:
         self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
         self.moment_keys = {kind.key: MomentKeys() for kind in MOMENT_KINDS}
+        self.sentences = SentenceIndex()
 
     def close(self) -> None:
         self.side.close()
@@ -462,6 +464,8 @@ class Retriever:
                 lists.append((cfg.feedback_weight * outside, widened, "bm25"))
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
+        if cfg.sentences_weight and query is not None:
+            lists.append((cfg.sentences_weight, self._sentences(query, scope, horizon, cfg.candidates), "sentences"))
         if cfg.conversation_feedback and query is not None and self._holds_conversations():
             widened = self._conversation_feedback(cache, query, lists, cfg, scope, horizon)
             lists.append((cfg.conversation_feedback_weight * outside, widened, "feedback"))
@@ -638,6 +642,14 @@ class Retriever:
         kept = self.directory.refresh(self.store).keep(self.store, scope, self._aside_passages(key), until=horizon)
         # approximate over a large index (the usual share of its cells): the asides are one more list, not a scope
         return self._nearest_among(cache, query, kept, k, exact=False)
+
+    def _sentences(self, query: np.ndarray, scope: Scope, horizon: str, k: int) -> list[tuple[int, float]]:
+        """The `k` passages of typed words (in scope, before `horizon`) whose nearest sentence is nearest the
+        question (ask/sentences.py)."""
+        assert self.embedder is not None
+        found = self.sentences.refresh(self.store, self.embedder.name, self.embedder.dim).search(query, k)
+        kept = set(self.directory.refresh(self.store).keep(self.store, scope, [pid for pid, _ in found], until=horizon))
+        return [(pid, score) for pid, score in found if pid in kept]
 
     def _aside_passages(self, key: str) -> list[int]:
         """The passages of the asides of one kind, sorted; read again when a derive changed them."""

@@ -280,18 +280,40 @@ class PassageStore:
         ).fetchall()
         if not rows:
             return EmbedBatch(0, 0, {})
-        hashes = list({r[1] for r in rows})
-        have: set[str] = set()
-        for start in range(0, len(hashes), 500):
-            chunk = hashes[start : start + 500]
-            have.update(
-                r[0]
-                for r in self.conn.execute(
-                    f"SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN ({','.join('?' * len(chunk))})",
-                    [model, *chunk],
-                )
-            )
+        have = set(self.vectors_by_hash(model, list({r[1] for r in rows})))
         return EmbedBatch(rows[-1][0], len(rows), {r[1]: r[2] for r in rows if r[1] not in have})
+
+    def vectors_by_hash(self, model: str, hashes: Sequence[str], dim: int = 0) -> dict[str, np.ndarray]:
+        """The vectors under `model` of those of these text hashes that have one (with `dim` 0, only which do:
+        each maps to an empty array)."""
+        out: dict[str, np.ndarray] = {}
+        column = "vec" if dim else "NULL"
+        for start in range(0, len(hashes), 500):
+            chunk = list(hashes[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT text_hash, {column} FROM vectors WHERE model = ? AND text_hash IN ({marks})", [model, *chunk]
+            ).fetchall()
+            if dim and rows:
+                matrix = self._matrix([r[1] for r in rows], dim)
+                out.update((r[0], matrix[i]) for i, r in enumerate(rows))
+            else:
+                out.update((r[0], np.zeros(0, dtype=np.float32)) for r in rows)
+        return out
+
+    def typed_passages(self, after_id: int, through_id: int, limit: int) -> list[tuple[int, str, str | None]]:
+        """(id, text, speaker's name) of the passages of typed words in (after_id, through_id], in id order."""
+        rows = self.conn.execute(
+            "SELECT p.id, p.text, t.name FROM passages p JOIN turns t ON t.id = p.turn "
+            "WHERE p.id > ? AND p.id <= ? AND p.kind = ? ORDER BY p.id LIMIT ?",
+            [after_id, through_id, TYPED, limit],
+        ).fetchall()
+        return [(int(r[0]), str(r[1]), r[2]) for r in rows]
+
+    def typed_passage_count(self, after_id: int) -> int:
+        """How many passages of typed words come after `after_id`."""
+        row = self.conn.execute("SELECT COUNT(*) FROM passages WHERE id > ? AND kind = ?", [after_id, TYPED])
+        return int(row.fetchone()[0])
 
     def passages_to_embed_count(self, model: str) -> list[int]:
         """How many passages of each priority class are past that class's mark under `model` (wait for a
@@ -311,17 +333,20 @@ class PassageStore:
         *,
         through_id: int = 0,
         priority: int | None = None,
+        mark: str | None = None,
     ) -> None:
         """Store vectors and move the model's mark of one priority class (of every class when `priority` is
-        None) to `through_id`, in one transaction: a kill between two batches loses nothing."""
+        None; the meta key `mark` instead when given) to `through_id`, in one transaction: a kill between two
+        batches loses nothing."""
         with self.transaction() as c:  # type: ignore[attr-defined]
             self._insert_vectors(c, model, items)
             if through_id:
                 classes = range(len(EMBED_CLASSES)) if priority is None else [priority]
+                keys = [mark] if mark else [embedded_key(model, p) for p in classes]
                 c.executemany(
                     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = "
                     f"CAST({self._greatest}(CAST(meta.value AS BIGINT), CAST(excluded.value AS BIGINT)) AS TEXT)",
-                    [(embedded_key(model, p), str(through_id)) for p in classes],
+                    [(key, str(through_id)) for key in keys],
                 )
             c.execute(
                 "INSERT INTO meta (key, value) VALUES ('vectors_version', '1') "

@@ -87,7 +87,7 @@ class CatchUp:
         embedded = mem.embed_backlog(self._progress, call=call, stop=self._stop.is_set)
         if self.report is not None and not self._stop.is_set():
             seconds = time.monotonic() - self.started
-            self.report(f"vectors ready: {embedded:,} passages embedded in {_duration(seconds)}")
+            self.report(f"vectors ready: {self.total:,} passages embedded in {_duration(seconds)}")
         self.done = self.total
         return embedded
 
