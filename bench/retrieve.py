@@ -45,6 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from vyre_memory import Memory  # noqa: E402
+from vyre_memory.ask.passages import text_hash  # noqa: E402
+from vyre_memory.ask.sentences import embed_sentences  # noqa: E402
 from vyre_memory.eval.synth import FILES, PROJECTS, WORDS, write_history  # noqa: E402
 from vyre_memory.ingest.runner import IngestSettings  # noqa: E402
 from vyre_memory.ingest.runner import ingest as run_ingest  # noqa: E402
@@ -158,16 +160,31 @@ def pseudo_vector(text_hash: str, centres: np.ndarray) -> np.ndarray:
     return x / np.linalg.norm(x)
 
 
+CENTRES = np.random.default_rng(0).standard_normal((2000, DIM), dtype=np.float32)
+
+
+class PseudoEmbedder:
+    """Pseudo-embeddings by text hash under `model`: what the sentences' pass (ask/sentences.py) is given here."""
+
+    def __init__(self, model: str) -> None:
+        self.name, self.dim = model, DIM
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return np.stack([pseudo_vector(text_hash(t), CENTRES) for t in texts])
+
+
 def put_pseudo_vectors(mem: Memory, model: str, batch: int = 20_000) -> int:
-    """Give every distinct passage text hash a pseudo-embedding under `model`; returns how many."""
-    centres = np.random.default_rng(0).standard_normal((2000, DIM), dtype=np.float32)
+    """Give every distinct passage text hash a pseudo-embedding under `model`, then every sentence of the typed
+    words one (through `embed_sentences`, as an ingest would); returns how many vectors."""
     hashes = [r[0] for r in mem.store.conn.execute("SELECT DISTINCT text_hash FROM passages")]
     last = mem.store.passage_count()
     for s in range(0, len(hashes), batch):
         done = s + batch >= len(hashes)  # the last batch moves the high-water mark, as index() would
-        items = [(h, pseudo_vector(h, centres)) for h in hashes[s : s + batch]]
+        items = [(h, pseudo_vector(h, CENTRES)) for h in hashes[s : s + batch]]
         mem.store.put_vectors(model, items, through_id=last if done else 0)
-    return len(hashes)
+    said = embed_sentences(mem.store, PseudoEmbedder(model), lambda fn, *a, **kw: fn(*a, **kw), batch=batch)
+    print(f"  {len(hashes):,} passage vectors, {said:,} sentence vectors", flush=True)
+    return len(hashes) + said
 
 
 # -- the questions -------------------------------------------------------------------------------
