@@ -11,7 +11,9 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask.passages import SENTENCES_MAX, sentences, text_hash
-from vyre_memory.ask.sentences import sentence_model, sentences_mark
+from vyre_memory.ask import vector_files
+from vyre_memory.ask.sentences import SentenceIndex, sentence_model, sentences_mark
+from vyre_memory.ask.vector_files import index_file
 
 NOW = datetime(2024, 1, 1, tzinfo=UTC)
 RAMBLE = (
@@ -76,3 +78,28 @@ def test_the_sentences_list_never_leaves_the_scope(memory: Memory, tmp_path: Pat
     found = memory.retrieve("archery tonight?", project_cwds=["/home/you/code/shop"], k=8)
     assert found and all(memory.session(p.session).cwd == "/home/you/code/shop" for p in found)
     assert any("sentences" in p.via for p in found)
+
+
+def test_a_large_sentence_index_is_kept_in_a_file_and_read_only_against_its_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vector_files, "SAVE_FROM_ROWS", 2)  # "large" for a test history
+    home = tmp_path / "home"
+    with Memory(home, user_name="you") as mem:
+        mem.ingest([_conversation(tmp_path)], format="locomo")
+        question = "which sport did Maya sign up for, archery lessons?"
+        first = mem.retrieve(question, k=8, now=NOW)
+        model, dim = mem.embedder.name, mem.embedder.dim
+        path = index_file(home, mem.store, model, "sentences")
+        assert path is not None and path.exists()
+        kept = SentenceIndex(home)
+        monkeypatch.setattr(mem.store, "vectors_by_hash", lambda *a, **kw: pytest.fail("read from the database"))
+        kept.refresh(mem.store, model, dim)  # all of it from the file
+        query = mem.embedder.embed([question])[0]
+        assert kept.search(query, 5) == mem.retriever.sentences.search(query, 5) != []
+        monkeypatch.undo()
+        monkeypatch.setattr(vector_files, "SAVE_FROM_ROWS", 2)
+        with mem.store.transaction() as c:  # the passages it was built from are no longer these
+            c.execute("UPDATE passages SET text_hash = 'changed' WHERE id = ?", (mem.store.passage_count(),))
+        assert SentenceIndex(home)._load(mem.store, model, dim)[1:] == (0, 0)
+    assert first

@@ -11,7 +11,8 @@ import pytest
 from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
-from vyre_memory.ask import retrieve
+from vyre_memory.ask import retrieve, vector_files
+from vyre_memory.ask.vector_files import index_file
 from vyre_memory.store.passages import embedded_key
 from vyre_memory.store.vectors import VectorIndex
 
@@ -26,7 +27,7 @@ def _write(root: Path, name: str, lines: list[str]) -> None:
 
 @pytest.fixture
 def small_files(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(retrieve, "SAVE_FROM_ROWS", 2)  # "large" for a test history
+    monkeypatch.setattr(vector_files, "SAVE_FROM_ROWS", 2)  # "large" for a test history
 
 
 def _index_files(home: Path) -> list[Path]:
@@ -63,7 +64,7 @@ def test_new_vectors_after_the_file_are_read_from_the_database(
     _write(root, "shop", ["the refund job retries three times", "deploys go out on fridays"])
     with Memory(home) as mem:
         mem.ingest([root])
-    monkeypatch.setattr(retrieve, "SAVE_FROM_ROWS", 10**9)  # the file now stays as it is
+    monkeypatch.setattr(vector_files, "SAVE_FROM_ROWS", 10**9)  # the file now stays as it is
     _write(root, "infra", ["the kubernetes ingress timeout is ninety seconds"])
     with Memory(home) as mem:
         mem.ingest([root])
@@ -79,12 +80,12 @@ def test_a_file_from_another_database_or_ahead_of_it_is_ignored(tmp_path: Path, 
     with Memory(home) as mem:
         mem.ingest([root])
         model = mem.embedder.name  # type: ignore[union-attr]
-        path = mem.retriever.vectors._file(mem.store, model)
+        path = index_file(home, mem.store, model)
         assert path is not None and path.exists()
         with mem.store.transaction() as c:  # another database now lives here
             c.execute("UPDATE meta SET value = 'another' WHERE key = 'store_id'")
         fresh = retrieve.VectorCache(home)
-        assert fresh._file(mem.store, model) != path
+        assert index_file(home, mem.store, model) != path
         cache = fresh.get(mem.store, model, mem.embedder.dim, mem.store.vectors_version())  # type: ignore[union-attr]
         assert cache.index is not None and len(cache.index) == mem.store.passage_count()
         with mem.store.transaction() as c:
@@ -126,7 +127,7 @@ def test_a_file_from_before_a_restore_is_not_read(tmp_path: Path, small_files: N
     with Memory(home) as mem:
         mem.ingest([root])
         model, dim = mem.embedder.name, mem.embedder.dim  # type: ignore[union-attr]
-        assert mem.retriever.vectors._file(mem.store, model).exists()  # type: ignore[union-attr]
+        assert index_file(home, mem.store, model).exists()  # type: ignore[union-attr]
         half = mem.store.passage_count() // 2
         with mem.store.transaction() as c:  # a backup from before the second half, then other passages
             c.execute("DELETE FROM passages WHERE id > ?", (half,))
@@ -151,9 +152,9 @@ def test_a_file_from_before_the_priority_classes_is_read_as_holding_every_class_
     with Memory(home) as mem:
         mem.ingest([root])
         model, dim = mem.embedder.name, mem.embedder.dim  # type: ignore[union-attr]
-        path = mem.retriever.vectors._file(mem.store, model)
+        path = index_file(home, mem.store, model)
         assert path is not None
         kept = VectorIndex.load(path)
-        kept.save(path, note=retrieve._fingerprint(mem.store, kept.max_id))  # the note as it was written then
+        kept.save(path, note=vector_files.fingerprint(mem.store, kept.max_id))  # the note as it was written then
         index, read_through = retrieve.VectorCache(home)._load(mem.store, model, dim)
         assert len(index) == len(kept) > 0 and read_through == [kept.max_id] * 3

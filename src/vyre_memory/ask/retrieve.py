@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import hashlib
 import json
 import re
 import threading
@@ -46,6 +45,7 @@ from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
 from ..text import STOP, parse_ts
+from . import vector_files
 from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
 from .feedback import feedback_terms
@@ -53,6 +53,7 @@ from .keys import MomentKeys, RecordKeys, SessionKeys, moment_words, tokens
 from .personal_questions import parse_personal_question
 from .sentences import SentenceIndex
 from .understand import Understanding, is_stop_word, understand
+from .vector_files import fingerprint, index_file, worth_writing
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
 _TOKEN = re.compile(r"[^\W_]+")  # a token of FTS5's unicode61 tokenizer: letters and digits, split at all else
@@ -83,8 +84,6 @@ COUNTED_BUDGET = 100_000
 
 
 VECTOR_CHUNK = 100_000
-SAVE_FROM_ROWS = 50_000  # smaller indexes load from the database in a second or two: no file is kept
-SAVE_AFTER_SHARE = 0.05  # the file is rewritten once this share of rows came after it
 
 
 class VectorCache:
@@ -145,28 +144,22 @@ class VectorCache:
                 if any(marks):  # every passage of each class up to its mark is read: the next read starts there
                     self.read_through = [max(r, m) for r, m in zip(self.read_through, marks)]
                 self._seen = version
-                if added >= SAVE_FROM_ROWS:  # a long load from the database is not paid twice
+                if added >= vector_files.SAVE_FROM_ROWS:  # a long load from the database is not paid twice
                     self._write(store, model)
         return self
-
-    def _file(self, store: Store, model: str) -> Path | None:
-        store_id = store.get_meta("store_id")
-        if self.folder is None or not store_id:
-            return None
-        return self.folder / f"vectors-{hashlib.sha256(f'{store_id}|{model}'.encode()).hexdigest()[:16]}.idx"
 
     def _load(self, store: Store, model: str, dim: int) -> tuple[VectorIndex, list[int]]:
         """The index kept in the file with how far it read each class, when the database still matches it;
         else an empty one."""
-        path = self._file(store, model)
+        path = index_file(self.folder, store, model)
         if path is not None and path.exists():
             try:
                 index = VectorIndex.load(path)
             except StoreError:
                 index = None  # unreadable: rebuilt from the database and written again
             if index is not None and index.dim == dim:
-                fingerprint, read_through = _read_note(index.note, index.max_id)
-                if fingerprint == _fingerprint(store, index.max_id):
+                kept, read_through = _read_note(index.note, index.max_id)
+                if kept == fingerprint(store, index.max_id):
                     self._saved_rows = len(index)
                     return index, read_through
         return VectorIndex(dim), [0] * len(EMBED_CLASSES)
@@ -179,14 +172,12 @@ class VectorCache:
             return self._write(store, model)
 
     def _write(self, store: Store, model: str) -> bool:
-        path = self._file(store, model)
+        path = index_file(self.folder, store, model)
         index = self.index
-        if path is None or index is None or len(index) < SAVE_FROM_ROWS:
-            return False
-        if self._saved_rows and len(index) - self._saved_rows < SAVE_AFTER_SHARE * self._saved_rows:
+        if path is None or index is None or not worth_writing(len(index), self._saved_rows):
             return False
         try:
-            note = json.dumps({"fingerprint": _fingerprint(store, index.max_id), "read_through": self.read_through})
+            note = json.dumps({"fingerprint": fingerprint(store, index.max_id), "read_through": self.read_through})
             index.save(path, note=note)
         except OSError:
             return False  # a read-only or full disk: the next process loads from the database again
@@ -213,14 +204,6 @@ def _read_note(note: str, max_id: int) -> tuple[str, list[int]]:
     except (ValueError, TypeError, KeyError):
         pass
     return note, [max(0, max_id)] * len(EMBED_CLASSES)
-
-
-def _fingerprint(store: Store, max_id: int, samples: int = 16) -> str:
-    """The text hashes of passages spread over ids 1..max_id (and max_id itself), hashed: what a vector
-    file must still find in the database to be read against it."""
-    ids = sorted({max(1, round(max_id * i / samples)) for i in range(1, samples + 1)} | {max_id})
-    hashes = store.passage_hashes(ids)
-    return hashlib.sha256(json.dumps([[i, hashes.get(i)] for i in ids]).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -338,7 +321,7 @@ class Retriever:
         self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
         self.moment_keys = {kind.key: MomentKeys() for kind in MOMENT_KINDS}
-        self.sentences = SentenceIndex()
+        self.sentences = SentenceIndex(folder)
 
     def close(self) -> None:
         self.side.close()

@@ -15,15 +15,19 @@ tried 0.901 = and 0.821 -> 0.851 (README, "Sentences as keys of their own").
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..errors import StoreError
 from ..store.sqlite import Store
 from ..store.vectors import VectorIndex
-from .passages import sentences, text_hash
+from .passages import SENTENCES_MAX, sentences, text_hash
+from .vector_files import fingerprint, index_file, worth_writing
 
 SUFFIX = "/sentences"
 PASSAGES_PER_READ = 500
@@ -45,8 +49,18 @@ def sentence_backlog(store: Store, model: str) -> int:
 
 
 def sentence_texts(rows: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str]]:
-    """(passage id, text hash, text) of each sentence of these typed passages (id, text, speaker)."""
-    return [(pid, text_hash(said), said) for pid, text, name in rows for said in sentences(text, name)]
+    """(row id, text hash, text) of each sentence of these typed passages (id, text, speaker): the n-th sentence
+    of passage p is row p * SENTENCES_MAX + n, so a row names its passage (`owner`)."""
+    return [
+        (pid * SENTENCES_MAX + n, text_hash(said), said)
+        for pid, text, name in rows
+        for n, said in enumerate(sentences(text, name))
+    ]
+
+
+def owner(row: int) -> int:
+    """The passage of a sentence's row id."""
+    return row // SENTENCES_MAX
 
 
 def embed_sentences(
@@ -83,37 +97,65 @@ def embed_sentences(
 
 
 class SentenceIndex:
-    """The sentences' vectors of one embedder in a vector index, read forward up to the sentences' mark."""
+    """The sentences' vectors of one embedder in a vector index, read forward up to the sentences' mark.
 
-    def __init__(self) -> None:
+    With a folder, a large index is kept in a file there (as the passages' vectors are, `VectorCache`), so a new
+    process reads only the sentences embedded since: reading them by hash from the database takes tens of seconds
+    per few hundred thousand (README, "Sentences as keys of their own"). The file is read only while the
+    database still holds the passages it was built from (`vector_files.fingerprint`)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
         self._lock = threading.Lock()
+        self.folder = folder
         self._model: str | None = None
         self._through = 0
-        self._owners: list[int] = []  # the passage of each row
-        self._owner_ids = np.zeros(0, dtype=np.int64)
+        self._saved_rows = 0
         self._index: VectorIndex | None = None
 
     def refresh(self, store: Store, model: str, dim: int) -> SentenceIndex:
         """Brought up to date with the sentences embedded since it last read."""
         with self._lock:
             if self._model != model or self._index is None:
-                self._model, self._through, self._owners, self._index = model, 0, [], VectorIndex(dim)
+                self._model = model
+                self._index, self._through, self._saved_rows = self._load(store, model, dim)
             mark = int(store.get_meta(sentences_mark(model)) or 0)
-            added = False
+            rows: list[int] = []
+            vectors: list[np.ndarray] = []
             while self._through < mark:
-                rows = store.typed_passages(self._through, mark, PASSAGES_PER_READ)
-                said = sentence_texts(rows)
+                passages = store.typed_passages(self._through, mark, PASSAGES_PER_READ)
+                said = sentence_texts(passages)
                 found = store.vectors_by_hash(sentence_model(model), list({h for _, h, _ in said}), dim)
-                kept = [(pid, found[h]) for pid, h, _ in said if h in found]
-                if kept:
-                    first = len(self._owners)
-                    self._index.add(np.arange(first, first + len(kept), dtype=np.int64), np.stack([v for _, v in kept]))
-                    self._owners.extend(pid for pid, _ in kept)
-                    added = True
-                self._through = rows[-1][0] if len(rows) == PASSAGES_PER_READ else mark
-            if added:
-                self._owner_ids = np.asarray(self._owners, dtype=np.int64)
+                for row, h, _ in said:
+                    if h in found:
+                        rows.append(row)
+                        vectors.append(found[h])
+                self._through = passages[-1][0] if len(passages) == PASSAGES_PER_READ else mark
+            if rows:  # one add: an index grown row batch by row batch checks every batch against all it holds
+                self._index.add(np.asarray(rows, dtype=np.int64), np.stack(vectors))
+                path = index_file(self.folder, store, model, "sentences")
+                if path is not None and worth_writing(len(self._index), self._saved_rows):
+                    note = json.dumps({"fingerprint": fingerprint(store, self._through), "through": self._through})
+                    try:
+                        self._index.save(path, note=note)
+                        self._saved_rows = len(self._index)
+                    except OSError:
+                        pass  # a read-only or full disk: the next process reads the database again
         return self
+
+    def _load(self, store: Store, model: str, dim: int) -> tuple[VectorIndex, int, int]:
+        """(index, the last passage id it read, rows in its file): the kept file's when the database still matches
+        it, else an empty one."""
+        path = index_file(self.folder, store, model, "sentences")
+        if path is not None and path.exists():
+            try:
+                index = VectorIndex.load(path)
+                note = json.loads(index.note)
+                through = int(note["through"])
+                if index.dim == dim and note["fingerprint"] == fingerprint(store, through):
+                    return index, through, len(index)
+            except (StoreError, ValueError, TypeError, KeyError):
+                pass  # unreadable: built again from the database and written again
+        return VectorIndex(dim), 0, 0
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The `k` passages whose nearest sentence is nearest `query`, best first, each at that sentence's
@@ -123,5 +165,5 @@ class SentenceIndex:
                 return []
             best: dict[int, float] = {}
             for row, score in self._index.search(query, 4 * k):
-                best.setdefault(int(self._owner_ids[row]), score)
+                best.setdefault(owner(row), score)
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
