@@ -6,12 +6,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from tests.conftest import locomo_file
 from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
-from vyre_memory.ask.passages import SENTENCES_MAX, sentences, text_hash
 from vyre_memory.ask import vector_files
+from vyre_memory.ask.passages import SENTENCES_MAX, sentences, text_hash
 from vyre_memory.ask.sentences import SentenceIndex, sentence_model, sentences_mark
 from vyre_memory.ask.vector_files import index_file
 
