@@ -253,6 +253,46 @@ def test_fact_from_speaker_prefixed_chat_is_never_stored() -> None:
     assert _facts(chat) == set()
 
 
+def test_letter_between_rule_lines_is_pasted_and_own_words_after_it_are_kept() -> None:
+    text = (
+        "the sensor on the north roof drops out again. odile's mail:\n\n---\n"
+        "Hi Ines, sorry for the silence, my brother Lazare moved to Nantes and I helped all week. "
+        "The north roof unit reboots every night.\nOdile\n---\n\n"
+        "so she wants a new unit. my sister tove can drop it off"
+    )
+    kept = [s.text for s in own_sentences(text)]
+    assert kept == [
+        "the sensor on the north roof drops out again.",
+        "odile's mail:",
+        "so she wants a new unit.",
+        "my sister tove can drop it off",
+    ]
+    facts = _facts(text)
+    assert ("user", "sister", "Tove") in facts
+    assert not any(obj == "Lazare" for _, _, obj in facts)
+
+
+def test_rule_line_without_an_introduction_is_own_markdown() -> None:
+    text = "my brother lazare visits friday\n---\nthe roof unit reboots every night"
+    assert [s.text for s in own_sentences(text)] == [
+        "my brother lazare visits friday",
+        "the roof unit reboots every night",
+    ]
+
+
+def test_letter_greeting_someone_by_name_below_the_first_line_is_pasted() -> None:
+    text = "the export broke again, see below\nHi Ines, my brother Lazare says the export is empty. Odile"
+    assert [s.text for s in own_sentences(text)] == ["the export broke again, see below"]
+    assert not any(obj == "Lazare" for _, _, obj in _facts(text))
+
+
+def test_a_possessed_word_is_never_a_name() -> None:
+    text = "no deploys after 5pm — okonkwo's rule (he's my manager, and he means it)"
+    facts = _facts(text)
+    assert ("user", "boss", "Okonkwo") in facts
+    assert not any("Rule" in (subj.title(), obj) for subj, _, obj in facts)
+
+
 def test_own_context_line_with_a_colon_is_kept() -> None:
     text = "context: gus is an old family friend, he lived two doors down from us in grand rapids when i was growing up"
     assert ("user", "family_friend", "Gus") in _facts(text)

@@ -68,6 +68,11 @@ _SALUTATION = re.compile(
 _SHORT_CLAUSE = re.compile(r"^\s*[^\W\d_][^\n.?:;]{0,40}[,!]\s*$")
 _SHORT_WORDS = 4
 _NAME_ONLY_SALUTATION = re.compile(r"^\s*[A-Z][\w'’-]+( [A-Z][\w'’-]+)?,\s*$")
+# A letter's greeting to someone by name with its first words on the same line ("Hi Matej, sorry I was..."):
+# below a message's first line, the start of a pasted letter.
+_GREETS_BY_NAME = re.compile(r"^\s*(hi|hey|hello|dear|hiya)\s+[A-Z][\w'’-]+\s*,\s*\S", re.I)
+# A rule line ("---", "***", "___", "==="): after an own line ending in ":", it opens a pasted block it closes.
+_RULE_LINE = re.compile(r"^\s*([-*_=~])\1{2,}\s*$")
 _SIGN_OFF = re.compile(
     r"^\s*(thanks|thank you|thx|cheers|best|best regards|regards|kind regards|warm regards|all the best|"
     r"sincerely|yours|love|take care|sent from my|see you|talk soon|speak soon)\b[\w ]{0,20}[,!.]?\s*$",
@@ -165,6 +170,8 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
     n = len(lines)
     own = [True] * n
     in_fence = False
+    in_ruled = False  # between rule lines ("---") that an own line ending in ":" opened
+    said_before = ""  # the last non-empty own line so far
     multi_line = sum(1 for a, b in lines if text[a:b].strip()) >= 3
     speakers = [i for i, (a, b) in enumerate(lines) if _SPEAKER_LINE.match(text[a:b])]
     chat_from = speakers[0] if len(speakers) >= 2 else None
@@ -180,6 +187,11 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
         if in_fence:
             own[i] = False
             continue
+        if in_ruled or (_RULE_LINE.match(line) and _introduces(said_before)):
+            # "gregor's mail:" / "---" / his words / "---": the lines between the rules are pasted
+            own[i] = False
+            in_ruled = not (in_ruled and _RULE_LINE.match(line))
+            continue
         if paste_from is None and (
             i == chat_from
             or _EMAIL_HEADER.match(line)
@@ -190,6 +202,7 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
             or _HEADING.match(line)
             or (multi_line and (_SALUTATION.match(line) or _NAME_ONLY_SALUTATION.match(line)))
             or (multi_line and i == first and line.rstrip().endswith(",") and _is_short_clause(line))
+            or (i != first and _GREETS_BY_NAME.match(line))
         ):
             paste_from = i
         if paste_from is not None:
@@ -203,6 +216,8 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
                 own[i] = own[i - 1] = False
         else:
             yaml_run = 0
+        if own[i] and line.strip():
+            said_before = line
     # A letter: a sign-off line ("Best," / "Saludos,") or a bare name as the last line. The whole
     # letter is pasted, back to the message start or to an own line introducing it ("pasting his email:").
     texts = [text[a:b] for a, b in lines]
@@ -236,6 +251,11 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
         for j in range(start, n):
             own[j] = False
     return list(zip(lines, own))
+
+
+def _introduces(line: str) -> bool:
+    """Does this own line introduce what follows ("gregor's mail:", "pasting his reply")?"""
+    return line.rstrip().endswith(":") or bool(_ANNOUNCE.search(line))
 
 
 def _is_short_clause(line: str) -> bool:
