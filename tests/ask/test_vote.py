@@ -41,6 +41,8 @@ def wanted(question: str):  # type: ignore[no-untyped-def]
         ("what command rebuilds the search index", "command"),
         ("why did the importer time out", "sentence"),
         ("what did we decide about soft deletes", "sentence"),
+        ("what made the invoice job crash at night", "sentence"),
+        ("what did the smoke test check first", "sentence"),
     ],
 )
 def test_the_answer_type_comes_from_the_questions_form(question: str, kind: str) -> None:
@@ -50,6 +52,11 @@ def test_the_answer_type_comes_from_the_questions_form(question: str, kind: str)
 @pytest.mark.parametrize("question", ["what's my wife's name", "who suggested the new linter", "where do i live"])
 def test_people_and_places_get_no_typed_answer(question: str) -> None:
     assert asked(question, understand(question, NOW)) is None
+
+
+def test_a_verb_after_the_question_word_names_no_asked_noun() -> None:
+    found = wanted("what made the ticket export crash offline")
+    assert (found.type, found.nouns, found.aspect) == ("sentence", frozenset(), "cause")
 
 
 def test_order_and_aspect_are_constraints() -> None:

@@ -47,6 +47,12 @@ _HEAD_NOUNS: dict[str, tuple[str, ...]] = {
     "amount": ("price", "cost", "amount", "fee", "bill", "total", "budget", "salary", "rent", "invoice amount"),
 }
 _HEAD = re.compile(r"\b(?:which|what)(?:'s| is| was| were)?((?: [\w-]+){1,3})")
+# A verb right after the question word asks what did something, not which thing ("what made the ticket page
+# crash", "what did the test assert"): no noun is asked about.
+_VERB_AFTER = frozenset(
+    "did do does made makes make caused causes broke breaks happened happens went got led kept stopped triggered "
+    "prompted".split()
+)
 _ASPECTS = (
     (
         "fix",
@@ -58,7 +64,7 @@ _ASPECTS = (
     (
         "cause",
         re.compile(
-            r"^(?:\W*\w+\W+){0,2}?why\b|\bwhat (?:caused|broke|went wrong|was wrong|is wrong)\b"
+            r"^(?:\W*\w+\W+){0,2}?why\b|\bwhat (?:caused|made|broke|went wrong|was wrong|is wrong)\b"
             r"|\b(?:root cause|the cause|the reason)\b|\bwhat was the \w+(?: \w+){0,3} (?:problem|issue)\b"
         ),
     ),
@@ -98,6 +104,8 @@ def _head(q: str) -> tuple[str, str] | None:
     """(answer type, noun) of the noun a "which/what ..." question asks about."""
     for m in _HEAD.finditer(q):
         head = m.group(1).strip()
+        if head.split()[0] in _VERB_AFTER:
+            continue
         for kind, nouns in _HEAD_NOUNS.items():
             for noun in nouns:
                 if re.search(rf"\b{re.escape(noun)}s?\b", head):
