@@ -286,9 +286,9 @@ class Memory:
 
     def pending(self) -> dict[str, Any]:
         """What stored turns still lack (after a crash, or while vectors are built in the background):
-        `index` (turns not yet in the search index), `embed` (passages without a vector under this
-        embedder, or whose sentences have none) and `derive` (facts and graph not yet read from the newest
-        turns). All empty: complete."""
+        `index` (turns not yet in the search index), `embed` (texts to embed under this embedder: each passage
+        without a vector, and each typed passage whose sentences have none, so a new typed passage counts twice)
+        and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
         embedder = self.embedder
         to_embed = 0
         if embedder:

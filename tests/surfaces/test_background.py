@@ -41,7 +41,8 @@ def test_answers_come_at_once_from_search_and_facts_then_the_backlog_is_embedded
     said = ingest_without_vectors(home)
     with Memory(home) as mem:
         left = mem.pending()["embed"]
-        assert left > 0 and f"{left:,} passages left to embed: answers use full-text search and facts" in said
+        assert left > 0 and f"{left:,} texts left to embed (passages, and the sentences of typed ones)" in said
+        assert "answers use full-text search and facts until then" in said
         assert mem.answer("what's my wife's name").answer == "Your wife is Dani."  # facts: at once
         work = mem.ask("which file had the refund bug")
         assert not work.abstained and "app/billing/refunds.py" in (work.answer or "")  # full-text search

@@ -59,4 +59,4 @@ def test_passages_without_vectors_are_counted(tmp_path: Path) -> None:
     pending = json.loads(cli.invoke(main, ["stats", "--json", "--home", str(home)]).output)["pending"]
     assert pending["index"] is False and pending["derive"] is False and pending["embed"] > 0
     line = cli.invoke(main, ["stats", "--home", str(home)]).output.splitlines()[-1]
-    assert line.startswith(f"to do      {pending['embed']:,} passages to embed (answers use full-text search")
+    assert line.startswith(f"to do      {pending['embed']:,} texts to embed (answers use full-text search")

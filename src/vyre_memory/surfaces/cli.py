@@ -128,9 +128,9 @@ def ingest(
         left = mem.pending()["embed"]
         if left:
             click.echo(
-                f"{left:,} passages left to embed: answers use full-text search and facts until then; "
-                "vyre serve, vyre mcp or vyre watch embed them in the background (with the time left), "
-                "or now: vyre ingest --embed",
+                f"{left:,} texts left to embed (passages, and the sentences of typed ones): answers use full-text "
+                "search and facts until then; vyre serve, vyre mcp or vyre watch embed them in the background "
+                "(with the time left), or now: vyre ingest --embed",
                 err=True,
             )
 
@@ -360,7 +360,7 @@ def _pending_line(pending: dict[str, Any]) -> str:
     if pending["index"]:
         todo.append("turns to add to the search index")
     if pending["embed"]:
-        todo.append(f"{pending['embed']:,} passages to embed (answers use full-text search until then)")
+        todo.append(f"{pending['embed']:,} texts to embed (answers use full-text search until then)")
     if pending["derive"]:
         todo.append("facts and graph to read from the newest turns")
     if not todo:
