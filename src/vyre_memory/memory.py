@@ -141,9 +141,12 @@ class Memory:
             self.store, embedder, progress, call=call, batch=EMBED_BATCH, stop=stop, in_order=in_order
         )
         searched_in_database = self.store.searches_in_database  # PostgreSQL keeps its own vector index
+        run = call or (lambda fn, *args: fn(*args))
         if vectors and not self.store.readonly and not searched_in_database:  # a large index is kept in a file
-            run = call or (lambda fn, *args: fn(*args))
             run(self.retriever.vectors.save, self.store, embedder.name, embedder.dim)
+        if vectors and not self.store.readonly:
+            # the sentences' index read now, and kept in its file when large, not by the next first question
+            run(self.retriever.sentences.refresh, self.store, embedder.name, embedder.dim)
         return vectors
 
     def warm(self) -> None:
