@@ -385,6 +385,25 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
 @pytest.mark.parametrize(
     ("said", "told"),
     [
+        ("1Gi (set in the helm chart; replaced 512Mi in May)", "1Gi"),  # anywhere in the aside, said or not
+        ("1Gi (set in the helm chart; replaced by 2Gi in May)", "1Gi (set in the helm chart; replaced by 2Gi in May)"),
+        ("1Gi (set in the helm chart)", "1Gi (set in the helm chart)"),
+    ],
+)
+def test_an_aside_that_says_what_the_value_replaced_is_dropped_though_the_passages_say_it(
+    said: str, told: str
+) -> None:
+    said_in = "renderer memory limit is 1Gi, set in the helm chart; replaced 512Mi in May, replaced by 2Gi in May"
+    cited = [passage(1, said_in)]
+    result = answer_with_model(
+        "what memory limit does the renderer run with", cited, FakeModel([reply(said, [1])]), now=NOW, qclass="number"
+    )
+    assert (result.answer, result.abstained) == (told, False)
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
         ("v2.38.2, not v2.38.1", "v2.38.2"),  # the alternative passed over is not the answer
         ("v2.38.2 (not the hotfix branch)", "v2.38.2"),
         ("v2.38.2 - rather than a hotfix", "v2.38.2"),

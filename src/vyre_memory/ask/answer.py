@@ -77,7 +77,9 @@ _CHANGED = (
     r"|rescheduled|postponed|pushed|renamed|up|down"
 )
 _HISTORY_ASIDE = re.compile(
-    rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s)[^()]*\)", re.I
+    rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
+    r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b))[^()]*\)",  # "(set up in june; replaced the old runner)"
+    re.I,
 )
 _WORKING = re.compile(r"\sto\s|→|->", re.I)
 # "Postgres, not MySQL", "async (not a synchronous call)": an aside naming what the answer is not, the alternative
