@@ -286,6 +286,11 @@ def test_letter_greeting_someone_by_name_below_the_first_line_is_pasted() -> Non
     assert not any(obj == "Lazare" for _, _, obj in _facts(text))
 
 
+def test_greeting_the_assistant_by_name_below_the_first_line_is_own() -> None:
+    text = "ok, next thing\nhey claude, my brother lazare visits friday so i'm off"
+    assert ("user", "brother", "Lazare") in _facts(text)
+
+
 def test_a_possessed_word_is_never_a_name() -> None:
     text = "no deploys after 5pm — okonkwo's rule (he's my manager, and he means it)"
     facts = _facts(text)

@@ -69,8 +69,11 @@ _SHORT_CLAUSE = re.compile(r"^\s*[^\W\d_][^\n.?:;]{0,40}[,!]\s*$")
 _SHORT_WORDS = 4
 _NAME_ONLY_SALUTATION = re.compile(r"^\s*[A-Z][\w'’-]+( [A-Z][\w'’-]+)?,\s*$")
 # A letter's greeting to someone by name with its first words on the same line ("Hi Matej, sorry I was..."):
-# below a message's first line, the start of a pasted letter.
-_GREETS_BY_NAME = re.compile(r"^\s*(hi|hey|hello|dear|hiya)\s+[A-Z][\w'’-]+\s*,\s*\S", re.I)
+# below a message's first line, the start of a pasted letter; never the assistant greeted by its name.
+_GREETS_BY_NAME = re.compile(
+    r"^\s*(hi|hey|hello|dear|hiya)\s+(?!(?:claude|codex|copilot|gemini|chatgpt|gpt|assistant)\b)[A-Z][\w'’-]+\s*,\s*\S",
+    re.I,
+)
 # A rule line ("---", "***", "___", "==="): after an own line ending in ":", it opens a pasted block it closes.
 _RULE_LINE = re.compile(r"^\s*([-*_=~])\1{2,}\s*$")
 _SIGN_OFF = re.compile(
