@@ -388,12 +388,19 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
         ("1Gi (set in the helm chart; replaced 512Mi in May)", "1Gi"),  # anywhere in the aside, said or not
         ("1Gi (set in the helm chart; replaced by 2Gi in May)", "1Gi (set in the helm chart; replaced by 2Gi in May)"),
         ("1Gi (set in the helm chart)", "1Gi (set in the helm chart)"),
+        ("1Gi (back from 512Mi in May)", "1Gi"),
+        ("1Gi, resized from 512Mi in May", "1Gi"),  # a clause after a comma as well as an aside in brackets
+        ("1Gi, set in the helm chart", "1Gi, set in the helm chart"),
+        ("1Gi, raised from 512Mi to 1Gi in May", "1Gi, raised from 512Mi to 1Gi in May"),  # the working stays
     ],
 )
 def test_an_aside_that_says_what_the_value_replaced_is_dropped_though_the_passages_say_it(
     said: str, told: str
 ) -> None:
-    said_in = "renderer memory limit is 1Gi, set in the helm chart; replaced 512Mi in May, replaced by 2Gi in May"
+    said_in = (
+        "renderer memory limit is 1Gi, set in the helm chart; replaced 512Mi in May, replaced by 2Gi in May; "
+        "resized from 512Mi to 1Gi, back from 512Mi"
+    )
     cited = [passage(1, said_in)]
     result = answer_with_model(
         "what memory limit does the renderer run with", cited, FakeModel([reply(said, [1])]), now=NOW, qclass="number"

@@ -74,11 +74,12 @@ def _grounded_known(known: Sequence[str], passages: Sequence[Passage]) -> list[s
 # "(from 160 to 190)", "(160 → 190)", stays
 _CHANGED = (
     r"raised|lowered|increased|decreased|reduced|bumped|moved|changed|switched|migrated|upgraded|downgraded"
-    r"|rescheduled|postponed|pushed|renamed|up|down"
+    r"|rescheduled|postponed|pushed|renamed|resized|swapped|reverted|returned|back|up|down"
 )
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
-    r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b))[^()]*\)",  # "(set up in june; replaced the old runner)"
+    r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b))[^()]*\)"  # "(set up in june; replaced the old runner)"
+    rf"|,\s+(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s[^,;()]*",  # "CPX41, resized from the CPX31 in may"
     re.I,
 )
 _WORKING = re.compile(r"\sto\s|→|->", re.I)
