@@ -108,6 +108,20 @@ def test_no_fact_is_invented_from_ordinary_sentences(text: str) -> None:
     assert not any(r == "school" for _, r, _ in facts)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my dad fell off a ladder on sunday",
+        "My mum arrives on the late train",
+        "my brother lands at 6 so i'm off early",
+        "my aunt broke her hip last week",
+        "my sister graduated in june",
+    ],
+)
+def test_a_verb_after_a_relative_is_never_their_name(text: str) -> None:
+    assert not any(s == "user" for s, _, _ in _facts(text)), _facts(text)
+
+
 def test_name_not_confused_with_place_before_apposition() -> None:
     facts = _facts("i'm still at tomek's in gdynia, my nephew oskar (5) is watching tv")
     assert ("user", "nephew", "Oskar") in facts

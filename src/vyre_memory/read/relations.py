@@ -245,6 +245,12 @@ watched wait waited talk talked sent send write wrote read sit sat stand stood w
 eat ate drink drank sleep slept wake woke cook cooked clean cleaned fix fixed open opened close closed
 pretend pretends wish hope hoped guess guessed mean meant seem seemed happen happened become became
 lose lost win won fly flew sign signed join joined tear tore chase chased
+arrive fall fell fallen break broke broken land return visit travel phone text drop hurt cut hit catch caught
+teach taught spend spent build built sell sold hold held hear heard find found forget forgot grow grew throw threw
+speak spoke choose chose begin began swim swam ring rang shoot shot hide hid feed fed lend lent die died pass
+retire graduate recover struggle suffer complain insist refuse agree decide plan prefer remember notice learn
+study book cancel bake paint plant pack unpack rent own borrow share show showed shown laugh cry cried yell shout
+smile sing sang dance hike cycle jog ski slip slipped collapse crash
 home house flat place apartment room kitchen office school work job car dog cat kid kids baby family
 wife husband partner son daughter mom mum dad mother father sister brother friend boss manager team
 birthday party dinner lunch breakfast coffee tea
