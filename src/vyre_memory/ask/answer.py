@@ -79,7 +79,7 @@ _CHANGED = (
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
     r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b))[^()]*\)"  # "(set up in june; replaced the old runner)"
-    rf"|,\s+(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s[^,;()]*",  # "CPX41, resized from the CPX31 in may"
+    rf"|,\s+(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s[^,;()]*",  # "8 GB, resized from 4 GB in may"
     re.I,
 )
 _WORKING = re.compile(r"\sto\s|→|->", re.I)

@@ -85,7 +85,7 @@ _POSSESSED = re.compile(r"\w(?:'s|’s)\s+$")
 
 def _name_at(low: str, orig: str, pos: int, max_tokens: int = 2) -> tuple[int, int] | None:
     """A person's or pet's name starting at `pos` (first token required), as a span. A word owned by the one
-    before it is a thing of theirs, never a name ("senan's rule (he's my manager)": the manager is senan)."""
+    before it is a thing of theirs, never a name ("tomas's rule (he's my manager)": the manager is tomas)."""
     if _POSSESSED.search(low, max(0, pos - 8), pos):
         return None
     span: tuple[int, int] | None = None

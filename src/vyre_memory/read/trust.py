@@ -68,7 +68,7 @@ _SALUTATION = re.compile(
 _SHORT_CLAUSE = re.compile(r"^\s*[^\W\d_][^\n.?:;]{0,40}[,!]\s*$")
 _SHORT_WORDS = 4
 _NAME_ONLY_SALUTATION = re.compile(r"^\s*[A-Z][\w'’-]+( [A-Z][\w'’-]+)?,\s*$")
-# A letter's greeting to someone by name with its first words on the same line ("Hi Matej, sorry I was..."):
+# A letter's greeting to someone by name with its first words on the same line ("Hi Sam, sorry I was..."):
 # below a message's first line, the start of a pasted letter; never the assistant greeted by its name.
 _GREETS_BY_NAME = re.compile(
     r"^\s*(hi|hey|hello|dear|hiya)\s+(?!(?:claude|codex|copilot|gemini|chatgpt|gpt|assistant)\b)[A-Z][\w'’-]+\s*,\s*\S",
@@ -191,7 +191,7 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
             own[i] = False
             continue
         if in_ruled or (_RULE_LINE.match(line) and _introduces(said_before)):
-            # "gregor's mail:" / "---" / his words / "---": the lines between the rules are pasted
+            # "his reply:" / "---" / his words / "---": the lines between the rules are pasted
             own[i] = False
             in_ruled = not (in_ruled and _RULE_LINE.match(line))
             continue
@@ -257,7 +257,7 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
 
 
 def _introduces(line: str) -> bool:
-    """Does this own line introduce what follows ("gregor's mail:", "pasting his reply")?"""
+    """Does this own line introduce what follows ("his reply:", "pasting her email")?"""
     return line.rstrip().endswith(":") or bool(_ANNOUNCE.search(line))
 
 
