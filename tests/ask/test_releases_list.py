@@ -4,6 +4,7 @@ kept by derive, as one more hybrid list: in the question's time window, newest f
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from tests.ask.moments import ADMIN, NOW, SHOP, brought_by, derives_the_same, me
 from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
+from vyre_memory.ask.configs import CONFIGS, get_config
 from vyre_memory.read.derive import RELEASES, moments_of
 
 
@@ -126,3 +128,31 @@ def test_the_command_that_released_takes_no_prior_of_its_kind(memory: Memory) ->
     found = memory.retrieve("when did the accent fix release go out?", k=8, now=NOW)
     command = [p for p in found if "tagged v1.5.0" in p.text]
     assert command and "releases" in command[0].via
+
+
+def _two_releases(root: Path) -> None:
+    old = session(root, SHOP, "store", 3)
+    old.user("the review passed, please release 3.2.0 to production")
+    call = old.tool_use("Bash", {"command": "make release VERSION=3.2.0"})
+    old.tool_result(call, "release 3.2.0 published to production")
+    old.assistant("3.2.0 is released to production.")
+    for i in range(6):
+        other = session(root, SHOP, f"cart{i}", 5 + i)
+        other.user(f"the cart total rounds wrong in case {i}, fix it")
+        other.assistant(f"Fixed rounding case {i} in src/cart.py.")
+    new = session(root, SHOP, "fix", 19)
+    new.user("release it as 3.2.1")
+    call = new.tool_use("Bash", {"command": "git tag v3.2.1 && make deploy"})
+    new.tool_result(call, "deployed 3.2.1")
+    new.assistant("3.2.1 is live.")
+
+
+def test_the_releases_list_weighs_more_when_the_newest_release_is_asked_for(tmp_path: Path) -> None:
+    once = replace(get_config("hybrid"), name="hybrid-newest-once", newest_weight=1.0)
+    for memory in memory_of(tmp_path, _two_releases):
+        for question in ("which release is in production now?", "what did we release last?"):
+            found = memory.retrieve(question, k=8, now=NOW)
+            assert "3.2.1" in found[0].text and "releases" in found[0].via
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setitem(CONFIGS, once.name, once)
+                assert "3.2.1" not in memory.retrieve(question, k=8, now=NOW, config=once.name)[0].text

@@ -504,6 +504,7 @@ class Retriever:
                     fill=fill,
                 )
                 ids = self.store.passage_ids_for_turns(found_moments, scope)
+                weight *= cfg.newest_weight if newest_first else 1.0
                 lists.append((weight, [(pid, 1.0) for pid in ids], of_kind.name))
         if cfg.keys_weight:
             if allowed is None:  # a moments list may have read them already
