@@ -160,6 +160,17 @@ def test_an_alias_two_people_share_is_never_resolved_and_a_said_full_name_is_kep
     assert resolve_aliases(people, "what did owen ask") == "what did Owen Pratt ask"
 
 
+def test_a_common_word_of_the_work_is_never_a_name() -> None:
+    from vyre_memory.contract import Turn
+    from vyre_memory.read.graph import _name_candidates
+    from vyre_memory.read.relations import is_name_token
+
+    assert not any(is_name_token(w) for w in ("app", "web", "api", "site", "server", "repo"))
+    said = "App Store asked for account deletion; Vale Okafor asked for the screenshots."
+    turn = Turn(1, "s", 1, ("u",), "assistant", "assistant", "assistant", said, None, "interactive", "/w")
+    assert {name for name, _ in _name_candidates(turn)} == {"vale okafor"}  # no "App Store", so no alias "App"
+
+
 QUILLPAD = "/home/ana/code/quillpad"
 
 

@@ -251,6 +251,7 @@ speak spoke choose chose begin began swim swam ring rang shoot shot hide hid fee
 retire graduate recover struggle suffer complain insist refuse agree decide plan prefer remember notice learn
 study book cancel bake paint plant pack unpack rent own borrow share show showed shown laugh cry cried yell shout
 smile sing sang dance hike cycle jog ski slip slipped collapse crash
+app apps api web site server client repo cloud data code test build
 home house flat place apartment room kitchen office school work job car dog cat kid kids baby family
 wife husband partner son daughter mom mum dad mother father sister brother friend boss manager team
 birthday party dinner lunch breakfast coffee tea
