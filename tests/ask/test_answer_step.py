@@ -415,6 +415,8 @@ def test_an_aside_that_says_what_the_value_replaced_is_dropped_though_the_passag
         ("v2.38.2 (not the hotfix branch)", "v2.38.2"),
         ("v2.38.2 - rather than a hotfix", "v2.38.2"),
         ("v2.38.2, instead of v2.38.1, to production", "v2.38.2, to production"),
+        ("v2.38.2, chosen over v2.38.1", "v2.38.2"),  # the alternative passed over
+        ("v2.38.2 (picked over the hotfix branch)", "v2.38.2"),
         ("it was not v2.38.1", None),  # a "not" inside the answer is no aside: 2.38.1 is not said, so not grounded
         # the aside ends with its clause; a "not" that qualifies is no alternative
         ("v2.38.2, not v2.38.1. It went to production.", "v2.38.2. It went to production."),

@@ -90,7 +90,7 @@ _QUALIFIER = (
     r"(?:until|till|yet|any\s?more|anymore|before|after|since|counting|including|only|just|always|quite|really|"
     r"sure|much|many|for|in|at|on|all|every|exactly|necessarily)\b"
 )
-_NOT = rf"(?:not|rather than|instead of)\s(?!{_QUALIFIER})"
+_NOT = rf"(?:not|rather than|instead of|(?:chosen|picked|preferred|taken)\s+over)\s(?!{_QUALIFIER})"
 _CONTRAST_ASIDE = re.compile(rf"\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()—–]*?(?=\s*[,;)—–]|\.(?:\s|$)|$)", re.I)
 _YES_NO = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\W*", re.I)
 
