@@ -111,6 +111,30 @@ def test_tool_calls_pair_with_outputs(tmp_path: Path) -> None:
         assert out.role == "tool" and calls[call_id].role == "assistant"
 
 
+def test_a_patch_run_through_the_shell_is_the_patch_tools_call(tmp_path: Path) -> None:
+    from vyre_memory.read.changes import edited_lines
+
+    patch = "*** Begin Patch\n*** Update File: conf/pool.yaml\n@@\n-pool_size: 10\n+pool_size: 25\n*** End Patch"
+    records = gen.codex_records(SID, exchanges=1)
+    stamp = records[-1]["timestamp"]
+    heredoc = f"apply_patch <<'EOF'\n{patch}\nEOF\n"
+    for call_id, command in (
+        ("call_argv", ["apply_patch", patch]),  # the patch as the command's one argument
+        ("call_heredoc", ["bash", "-lc", heredoc]),  # the patch in a heredoc
+        ("call_cat", ["bash", "-lc", "cat conf/pool.yaml"]),  # no patch: a shell call as before
+    ):
+        arguments = json.dumps({"command": command, "workdir": "/home/dev/project"})
+        payload = {"type": "function_call", "name": "shell", "arguments": arguments, "call_id": call_id}
+        records.append({"timestamp": stamp, "type": "response_item", "payload": payload})
+    calls = {t.tool_use_id: t for t in parse(write(tmp_path, records)).sessions[0].turns if t.kind == TOOL_CALL}
+    for call_id in ("call_argv", "call_heredoc"):
+        call = calls[call_id]
+        assert (call.tool_name, json.loads(call.tool_input or "{}")["input"]) == ("apply_patch", patch)
+        assert call.paths[0] == "conf/pool.yaml"
+        assert edited_lines(call.text) == ["pool_size: 25"]  # read as a change of a value, as the patch tool's is
+    assert calls["call_cat"].tool_name == "shell" and edited_lines(calls["call_cat"].text) == []
+
+
 def test_headless_exec_session(tmp_path: Path) -> None:
     path = write(tmp_path, gen.codex_records(SID, source="exec", originator="codex_exec", exchanges=1))
     [session] = parse(path).sessions

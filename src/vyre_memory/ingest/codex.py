@@ -19,7 +19,8 @@ Guarantees:
   `<permissions instructions>`, `<user_instructions>`, any developer or system role) are META,
   never TYPED; in a subagent thread the prompts are AGENT_PROMPT;
 - tool calls (`function_call`, `custom_tool_call`, `local_shell_call`, `web_search_call`) are
-  TOOL_CALL turns, their outputs TOOL_OUTPUT turns, paired by `call_id`; `reasoning` summaries
+  TOOL_CALL turns, their outputs TOOL_OUTPUT turns, paired by `call_id` (a patch run through the shell,
+  `["apply_patch", patch]` or a heredoc to `apply_patch`, is stored as the patch tool's call); `reasoning` summaries
   are THINKING (encrypted reasoning is never stored); `compacted` is a COMPACT_SUMMARY;
 - `session_meta.source == "exec"` marks the session headless (`headless_hint`); a
   `source.subagent` marks it a subagent of `parent_thread_id`;
@@ -85,6 +86,8 @@ _INJECTED_PREFIXES = (
     "<skill>",
 )
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.M)
+_PATCH = re.compile(r"^\*\*\* Begin Patch$.*?^\*\*\* End Patch$", re.M | re.S)
+_PATCH_TOOL = "apply_patch"
 _MAX_TOOL_INPUT = 100_000
 
 
@@ -376,6 +379,10 @@ class _Parser:
             self.batch.skip("reasoning without a summary")
 
     def _call(self, line: int, ts: str | None, name: str, tool_input: dict[str, Any], call_id: str | None) -> None:
+        patch = _shell_patch(tool_input)
+        if patch is not None:  # the patch tool run through the shell: stored as its own call, so it reads alike
+            workdir = tool_input.get("workdir")
+            name, tool_input = _PATCH_TOOL, {"input": patch, **({"workdir": workdir} if workdir else {})}
         if call_id:
             self.tool_names[call_id] = name
         self._turn(
@@ -461,6 +468,19 @@ def _command_text(value: Any) -> str | None:
     return None
 
 
+def _shell_patch(tool_input: dict[str, Any]) -> str | None:
+    """The patch a shell command applies with the patch tool (`["apply_patch", patch]`, or `apply_patch <<'EOF'` with
+    the patch in a heredoc), or None."""
+    command = tool_input.get("command", tool_input.get("cmd"))
+    if isinstance(command, list) and len(command) == 2 and command[0] == _PATCH_TOOL and isinstance(command[1], str):
+        return command[1]
+    text = _command_text(command)
+    if text is None or _PATCH_TOOL not in text:
+        return None
+    found = _PATCH.search(text)
+    return found.group() if found else None
+
+
 def _call_paths(name: str, tool_input: dict[str, Any]) -> list[str]:
     """Paths a call touches: its path fields, its shell command, or the files an apply_patch names."""
     view: dict[str, Any] = dict(tool_input)
@@ -473,7 +493,7 @@ def _call_paths(name: str, tool_input: dict[str, Any]) -> list[str]:
     patch = tool_input.get("input") if isinstance(tool_input.get("input"), str) else None
     if patch and "*** " in patch:
         paths = [m.strip() for m in _PATCH_FILE.findall(patch[:200_000])] + paths
-    elif patch and name != "apply_patch":
+    elif patch and name != _PATCH_TOOL:
         paths += file_paths(patch)
     return list(dict.fromkeys(p for p in paths if p))[:20]
 
