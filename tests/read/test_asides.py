@@ -75,6 +75,12 @@ def test_prose_loses_only_what_speaks_of_a_life() -> None:
         "what school do their kids go to",
         "is the user married",
         "who does the user pick up at 5",
+        # "we" of a household: where it lives, when it moved, its house, car or holiday
+        "where do we live these days",
+        "when did we actually move",
+        "what day did we move into the new place",
+        "what car do we have now",
+        "how much did the house cost us",
     ],
 )
 def test_questions_about_the_persons_life(question: str) -> None:
@@ -93,6 +99,11 @@ def test_questions_about_the_persons_life(question: str) -> None:
         "which field holds the user's birthday in the signup form",
         "what did we ship before the weekend",
         "what did we do on the trip to the datacenter",
+        # "we" of a team
+        "when did we go live with the new checkout",
+        "why did we move the cron job off the old box",
+        "when did we move to the new queue",
+        "what's the in-house tool we use for flags",
     ],
 )
 def test_work_questions_are_not_personal(question: str) -> None:

@@ -139,6 +139,17 @@ _LIFE_ASKED = re.compile(
     re.I,
 )
 
+# "we" of a household, not a team: where we live, when we moved (not "moved the cron job"), our house, car or holiday
+_WE_LIVE = re.compile(
+    r"\bwe(?:'re| are| were)?\s+(?:\w+ly\s+)?(?:live|lived|living|(?:move|moved|moving)"
+    r"(?!\s+(?:the|a|an|it|them|this|that|these|those|our|its|from|to|off|over|onto|away|back)\b))\b",
+    re.I,
+)
+_WE = re.compile(r"\b(?:we|us)\b", re.I)
+_HOUSEHOLD = re.compile(
+    r"(?<![\w-])(?:house|flat|flats|apartment|car|holiday|vacation|anniversary|wedding)(?![\w-])", re.I
+)
+
 
 def _work(text: str) -> bool:
     return bool(_WORK_WORD.search(text) or _CODE_TOKEN.search(text))
@@ -228,4 +239,10 @@ def personal_question(question: str) -> bool:
         return True
     if _work(q):
         return False
-    return bool(_LIFE.search(q) or _ADDRESS.search(q) or (_PERSON_REF.search(q) and _LIFE_ASKED.search(q)))
+    return bool(
+        _LIFE.search(q)
+        or _ADDRESS.search(q)
+        or _WE_LIVE.search(q)
+        or (_WE.search(q) and _HOUSEHOLD.search(q))
+        or (_PERSON_REF.search(q) and _LIFE_ASKED.search(q))
+    )
