@@ -156,3 +156,27 @@ def test_the_releases_list_weighs_more_when_the_newest_release_is_asked_for(tmp_
             with pytest.MonkeyPatch.context() as patch:
                 patch.setitem(CONFIGS, once.name, once)
                 assert "3.2.1" not in memory.retrieve(question, k=8, now=NOW, config=once.name)[0].text
+
+
+def _reported(root: Path) -> None:
+    shipped = session(root, SHOP, "shipped", 3)
+    shipped.user("tag the coupon fix")
+    call = shipped.tool_use("Bash", {"command": "git tag v2.8.0 && make deploy"})
+    shipped.tool_result(call, "deploy finished")
+    # what the assistant said of it, in words no release reader keeps: the turn a person would quote
+    shipped.assistant("All done: coupons stack once per basket now and the checkout smoke test passes in production.")
+    for i in range(10):  # turns that share the question's words and say nothing of the release
+        other = session(root, SHOP, f"coupons{i}", 4 + i)
+        other.user(f"the coupon banner {i} on the basket page overlaps the checkout button, fix it")
+        other.assistant(f"Moved coupon banner {i} above the basket; the checkout button is clear.")
+
+
+def test_each_release_brings_what_the_assistant_said_of_it_next(tmp_path: Path) -> None:
+    question = "which version shipped the coupon fix to the basket and checkout?"
+    for memory in memory_of(tmp_path, _reported):
+        found = brought_by(memory, "releases", question)
+        assert any("git tag v2.8.0" in t for t in found)
+        assert any(t.startswith("All done: coupons stack once") for t in found)
+        alone = brought_by(memory, "releases", question, config="hybrid-releasereports")
+        assert any("git tag v2.8.0" in t for t in alone)
+        assert not any(t.startswith("All done") for t in alone)

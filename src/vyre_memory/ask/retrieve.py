@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contract import AGENT_FORMATS, Passage, Scope
+from ..contract import AGENT_FORMATS, ASSISTANT, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
 from ..read.derive import (
@@ -62,6 +62,7 @@ _LAST = re.compile(
     r"\blast\b(?! (?:week|month|year|night|weekend|quarter|sprint|spring|summer|autumn|fall|winter|few|couple|\d+|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|\w+ (?:days|weeks|months))\b)"
 )
+REPORT_REACH = 8  # turns after a release's last looked at for what the assistant said of it
 
 
 @dataclass
@@ -503,6 +504,8 @@ class Retriever:
                     limit=limit,
                     fill=fill,
                 )
+                if of_kind is RELEASES and cfg.release_reports:
+                    found_moments = self._with_reports(found_moments)
                 ids = self.store.passage_ids_for_turns(found_moments, scope)
                 weight *= cfg.newest_weight if newest_first else 1.0
                 lists.append((weight, [(pid, 1.0) for pid in ids], of_kind.name))
@@ -617,6 +620,21 @@ class Retriever:
             if len(out) >= k:
                 break
         return within_chars(out, chars) if chars is not None else out
+
+    def _with_reports(self, turns: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """`turns` (a moments list's, best first) with, after each run of one session's turns in order (a moment's: a
+        call and its output), the assistant's first words within REPORT_REACH turns after it: what it said of the
+        release it ran or saw ("v2 is live: ..."), which a question of the release is often answered by."""
+        out: list[tuple[str, int]] = []
+        for i, (session, seq) in enumerate(turns):
+            out.append((session, seq))
+            if i + 1 < len(turns) and turns[i + 1][0] == session and turns[i + 1][1] > seq:
+                continue  # the moment goes on
+            after = self.store.turns(session, start=seq + 1, end=seq + 1 + REPORT_REACH)
+            said = next((t for t in after if t.kind == ASSISTANT), None)
+            if said is not None and (session, said.seq) not in out:
+                out.append((session, said.seq))
+        return out
 
     def _asides(
         self, key: str, cache: VectorCache | None, query: np.ndarray, scope: Scope, horizon: str, k: int
