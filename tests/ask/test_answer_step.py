@@ -390,6 +390,9 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
         ("1Gi (set in the helm chart)", "1Gi (set in the helm chart)"),
         ("1Gi (back from 512Mi in May)", "1Gi"),
         ("1Gi, resized from 512Mi in May", "1Gi"),  # a clause after a comma as well as an aside in brackets
+        ("1Gi (set in the helm chart); raised from 512Mi in May", "1Gi (set in the helm chart)"),  # or a semicolon
+        ("1Gi, replacing 512Mi since May", "1Gi"),
+        ("1Gi, replaced by 2Gi in May", "1Gi, replaced by 2Gi in May"),
         ("1Gi, set in the helm chart", "1Gi, set in the helm chart"),
         ("1Gi, raised from 512Mi to 1Gi in May", "1Gi, raised from 512Mi to 1Gi in May"),  # the working stays
     ],

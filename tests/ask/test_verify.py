@@ -167,6 +167,7 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Your wife is Dani.", [own(1, "my wife dani loves the new dashboard")], []),
         ("Your wife is Dani.", [own(1, "Dani is my wife, she runs the bakery")], []),
         ("Your wife is Dani.", [own(1, "my wife is Dani, she runs the bakery")], []),
+        ("Your manager is Priya.", [own(1, "first day with priya as my manager, 1:1 at two")], []),
         ("The refund bug was in refunds.py.", [own(1, "Sam's wife is Jordan", kind="tool_output")], []),
     ],
 )

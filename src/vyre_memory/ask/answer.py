@@ -79,7 +79,8 @@ _CHANGED = (
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
     r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b))[^()]*\)"  # "(set up in june; replaced the old runner)"
-    rf"|,\s+(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s[^,;()]*",  # "8 GB, resized from 4 GB in may"
+    # "8 GB, resized from 4 GB in may", "2 GB; raised from 1 GB", "slog, replacing zap since 1.0"
+    rf"|[,;]\s+(?:(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s|replac(?:ed|ing)\s+(?!by\b))[^,;()]*",
     re.I,
 )
 _WORKING = re.compile(r"\sto\s|→|->", re.I)

@@ -255,7 +255,8 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
 def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool:
     """Whether the mention `sentence[start:end]` ("my wife") names one of `names` by apposition or copula:
     "my wife Dani", "my wife, Dani", "my wife is Dani", "my wife's name is Dani", "Dani, my wife", "Dani is my
-    wife". A name merely near it ("my wife hates Dani", "my wife and Dani") is not named by it."""
+    wife", "with Dani as my manager". A name merely near it ("my wife hates Dani", "my wife and Dani") is not named
+    by it."""
     before, after = sentence[:start], sentence[end:]
     for name in dict.fromkeys(n for n in names if n.strip()):
         n = re.escape(name)
@@ -266,7 +267,7 @@ def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool
             re.IGNORECASE,
         ):
             return True
-        if re.search(rf"(?<![\w'’]){n}(?:\s*,\s*|\s+(?:is|was)\s+|\s*['’]s\s+)$", before, re.IGNORECASE):
+        if re.search(rf"(?<![\w'’]){n}(?:\s*,\s*|\s+(?:is|was|as)\s+|\s*['’]s\s+)$", before, re.IGNORECASE):
             return True
     return False
 
