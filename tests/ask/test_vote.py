@@ -103,6 +103,14 @@ def test_a_count_is_never_a_price_a_duration_or_a_percentage() -> None:
     assert [c.value for c in candidates(a, passages)] == ["5"]
 
 
+def test_a_sentence_answer_is_one_sentence_though_typed_in_lowercase() -> None:
+    """Lowercase typing ("uploader question. right now it stops. i want a retry") is kept as one sentence by the
+    splitter; a sentence answer is never more than one of them."""
+    said = "uploader question. right now it logs the error and stops. i want it to retry the upload twice"
+    found = list(EXTRACTORS["sentence"](make_passage(1, said), said, wanted("why does the uploader stop")))
+    assert found == ["right now it logs the error and stops.", "i want it to retry the upload twice"]
+
+
 def test_a_version_right_after_another_programs_name_is_marked_foreign() -> None:
     a = wanted("what version did we ship for the billing service")
     text = "Upgraded the base image to postgres 16.2.1. We shipped 3.4.0 of the billing service today."

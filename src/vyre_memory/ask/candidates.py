@@ -147,9 +147,13 @@ def _commands(p: Passage, sentence: str, asked: Asked) -> Iterable[str]:
         yield m.group(1).strip()
 
 
+# a stop and a lowercase word after it: a sentence break the splitter keeps whole in lowercase typing
+_LOWER_BREAK = re.compile(r"(?<=[a-z0-9)][.!?])\s+(?=[a-z])")
+
+
 def _sentence(p: Passage, sentence: str, asked: Asked) -> Iterable[str]:
-    if p.kind in ("typed", "assistant", "compact_summary") and 20 <= len(sentence) <= 300:
-        yield sentence
+    if p.kind in ("typed", "assistant", "compact_summary"):
+        yield from (s for s in _LOWER_BREAK.split(sentence) if 20 <= len(s) <= 300)
 
 
 EXTRACTORS: dict[str, Extractor] = {
