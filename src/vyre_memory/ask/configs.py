@@ -8,9 +8,10 @@ hybrid        both, fused by reciprocal rank, with the time-window and recency p
               for a question about the person's life, the nearest of their asides (and, at a lower weight, of the
               turns likely of their life though no life word is in them); in conversations, the
               nearest turns within the best three and the turns nearest the question moved toward the best one;
-              for a question about a release or deploy, the turns that did, reported or asked for one; about a
-              bug, the turns that reported one or said its cause; about a decision of the work (and, at a lower
-              weight, about what a thing uses now), the turns that took, settled or wrote one down
+              for a question about a release or deploy, the turns that did, reported or asked for one (each
+              followed by what the assistant said next); about a bug, the turns that reported one or said its
+              cause, and the assistant's reply to the best typed turns; about a decision of the work (and, at a
+              lower weight, about what a thing uses now), the turns that took, settled or wrote one down
 hybrid-graph  hybrid without the graph expansion
 hybrid-asides hybrid without the person's asides lists (for questions about their life)
 hybrid-likelyasides  hybrid without the list of turns likely of the person's life (read.life)
