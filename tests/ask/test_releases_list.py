@@ -16,11 +16,23 @@ from vyre_memory.ask.configs import CONFIGS, get_config
 from vyre_memory.read.derive import RELEASES, moments_of
 
 
+def _ship(w: TranscriptWriter, asked: str, command: str, output: str, said: str) -> None:
+    """A release as a session holds it: the person's request, the command that ran it, its output, and what the
+    assistant said after."""
+    w.user(asked)
+    call = w.tool_use("Bash", {"command": command})
+    w.tool_result(call, output)
+    w.assistant(said)
+
+
 def _release(w: TranscriptWriter, version: str) -> None:
-    w.user(f"ship it as {version}")
-    call = w.tool_use("Bash", {"command": f"git tag -a v{version} -m 'shop-api {version}' && make release"})
-    w.tool_result(call, f"tagged v{version}\nrelease done")
-    w.assistant(f"Released {version} to production; health checks are green.")
+    _ship(
+        w,
+        f"ship it as {version}",
+        f"git tag -a v{version} -m 'shop-api {version}' && make release",
+        f"tagged v{version}\nrelease done",
+        f"Released {version} to production; health checks are green.",
+    )
 
 
 def _history(root: Path) -> None:
@@ -132,19 +144,25 @@ def test_the_command_that_released_takes_no_prior_of_its_kind(memory: Memory) ->
 
 def _two_releases(root: Path) -> None:
     old = session(root, SHOP, "store", 3)
-    old.user("the review passed, please release 3.2.0 to production")
-    call = old.tool_use("Bash", {"command": "make release VERSION=3.2.0"})
-    old.tool_result(call, "release 3.2.0 published to production")
-    old.assistant("3.2.0 is released to production.")
+    asked = "the review passed, please release 3.2.0 to production"
+    _ship(
+        old,
+        asked,
+        "make release VERSION=3.2.0",
+        "release 3.2.0 published to production",
+        "3.2.0 is released to production.",
+    )
     for i in range(6):
         other = session(root, SHOP, f"cart{i}", 5 + i)
         other.user(f"the cart total rounds wrong in case {i}, fix it")
         other.assistant(f"Fixed rounding case {i} in src/cart.py.")
-    new = session(root, SHOP, "fix", 19)
-    new.user("release it as 3.2.1")
-    call = new.tool_use("Bash", {"command": "git tag v3.2.1 && make deploy"})
-    new.tool_result(call, "deployed 3.2.1")
-    new.assistant("3.2.1 is live.")
+    _ship(
+        session(root, SHOP, "fix", 19),
+        "release it as 3.2.1",
+        "git tag v3.2.1 && make deploy",
+        "deployed 3.2.1",
+        "3.2.1 is live.",
+    )
 
 
 def test_the_releases_list_weighs_more_when_the_newest_release_is_asked_for(tmp_path: Path) -> None:
@@ -159,12 +177,15 @@ def test_the_releases_list_weighs_more_when_the_newest_release_is_asked_for(tmp_
 
 
 def _reported(root: Path) -> None:
-    shipped = session(root, SHOP, "shipped", 3)
-    shipped.user("tag the coupon fix")
-    call = shipped.tool_use("Bash", {"command": "git tag v2.8.0 && make deploy"})
-    shipped.tool_result(call, "deploy finished")
     # what the assistant said of it, in words no release reader keeps: the turn a person would quote
-    shipped.assistant("All done: coupons stack once per basket now and the checkout smoke test passes in production.")
+    said = "All done: coupons stack once per basket now and the checkout smoke test passes in production."
+    _ship(
+        session(root, SHOP, "shipped", 3),
+        "tag the coupon fix",
+        "git tag v2.8.0 && make deploy",
+        "deploy finished",
+        said,
+    )
     for i in range(10):  # turns that share the question's words and say nothing of the release
         other = session(root, SHOP, f"coupons{i}", 4 + i)
         other.user(f"the coupon banner {i} on the basket page overlaps the checkout button, fix it")
