@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contract import AGENT_FORMATS, ASSISTANT, TYPED, Passage, Scope
+from ..contract import AGENT_FORMATS, ASSISTANT, TOOL_CALL, TOOL_OUTPUT, TYPED, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
 from ..read.derive import (
@@ -565,9 +565,11 @@ class Retriever:
                     if other is not None and other != pid:
                         fused[pid] += cfg.neighbor_weight * own[other]
             if cfg.neighbor_expand:
-                # a bug's report: the assistant's first words after it are likely its diagnosis
-                reply_share = cfg.bug_reply_share if u.about_incident or u.qclass == "bug" else 0.0
-                self._add_neighbours(fused, via, rows, own, cfg, scope, horizon, reply_share)
+                # a bug's report: the assistant's first words after it are likely its diagnosis; a tool call that
+                # set a value: the assistant's first words after it say what it is now
+                typed_share = cfg.bug_reply_share if u.about_incident or u.qclass == "bug" else 0.0
+                call_share = cfg.value_reply_share if u.qclass == "number" else 0.0
+                self._add_neighbours(fused, via, rows, own, cfg, scope, horizon, typed_share, call_share)
         if best_sessions and cfg.session_keys_weight:
             # sessions whose keys match: every candidate in one of them gains by its session's rank
             key_rank = {s: i for i, s in enumerate(best_sessions)}
@@ -741,11 +743,13 @@ class Retriever:
         scope: Scope,
         horizon: str,
         replies: float = 0.0,
+        call_replies: float = 0.0,
     ) -> None:
         """The turns next to the best candidates become candidates too, with `neighbor_weight` of the best
         one's score: a command's output beside the line that names it, the reply to a question. With `replies`, a
         typed turn's reply (the assistant's first words after it, past the tool calls between, within REPLY_REACH
-        turns) gains that share of its score, or becomes a candidate with it."""
+        turns) gains that share of its score, or becomes a candidate with it; with `call_replies`, so does a tool
+        call's or output's (what the assistant said of the call's work)."""
         best = sorted(own, key=lambda pid: (-own[pid], pid))[: cfg.neighbor_expand]
         wanted: dict[tuple[str, int], float] = {}
         lifted: dict[tuple[str, int], float] = {}  # replies already candidates
@@ -758,10 +762,11 @@ class Retriever:
                 turn = (row.session, row.seq + step)
                 if turn not in have:
                     wanted[turn] = max(wanted.get(turn, 0.0), cfg.neighbor_weight * own[pid])
-            reply = self._reply(row) if replies and row.kind == TYPED else None
+            share = replies if row.kind == TYPED else call_replies if row.kind in (TOOL_CALL, TOOL_OUTPUT) else 0.0
+            reply = self._reply(row) if share else None
             if reply is not None:
                 into = wanted if reply not in have else lifted
-                into[reply] = max(into.get(reply, 0.0), replies * own[pid])
+                into[reply] = max(into.get(reply, 0.0), share * own[pid])
         at = {(r.session, r.seq): pid for pid, r in rows.items()} if lifted else {}
         for turn, share in lifted.items():
             fused[at[turn]] += share
@@ -777,8 +782,8 @@ class Retriever:
             via.setdefault(pid, set()).add("neighbour")
 
     def _reply(self, row: PassageRow) -> tuple[str, int] | None:
-        """The assistant's first words after the typed turn `row` (tool calls and outputs between), before the next
-        typed turn and within REPLY_REACH turns; None when there are none."""
+        """The assistant's first words after the turn `row` (tool calls and outputs between), before the next typed
+        turn and within REPLY_REACH turns; None when there are none."""
         for turn in self.store.turns(row.session, start=row.seq + 1, end=row.seq + 1 + REPLY_REACH):
             if turn.kind == TYPED:
                 return None
