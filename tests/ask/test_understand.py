@@ -213,6 +213,8 @@ def test_naive_now_is_utc() -> None:
         ("what did the sensor firmware end up being built with?", "decision"),
         ("when did we deploy the renderer to production", "deploy"),
         ("what version shipped the idempotency fix", "deploy"),
+        ("latest app version?", "deploy"),
+        ("current api version on prod", "deploy"),
         ("what did we roll back yesterday?", "deploy"),
         ("why did the first v2.47.0 deploy attempt fail", "deploy"),
         ("when is my wife's birthday", "date"),

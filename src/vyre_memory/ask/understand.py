@@ -176,7 +176,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:deploy\w*|ship|shipped|ships|shipping|release|released|releases|go live|went live|gone live|"
             r"goes live|roll(?:ed)? (?:it |this |that )?back|rollback|rolled out|roll out|rollout|launch\w*|"
             r"hotfix release|cut the release|tagged)\b"
-            r"|\b(?:what|which)(?: [\w.-]+)? version\b|\bversion (?:shipped|fixed|included|contained|had)\b"
+            r"|\b(?:what|which|latest|newest|current)(?: [\w.-]+)? version\b"
+            r"|\bversion (?:shipped|fixed|included|contained|had)\b"
         ),
     ),
     (
