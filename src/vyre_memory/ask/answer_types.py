@@ -106,6 +106,11 @@ def _head(q: str) -> tuple[str, str] | None:
         head = m.group(1).strip()
         if head.split()[0] in _VERB_AFTER:
             continue
+        if q.startswith("'s ", m.end(1)):
+            # "what's the training job's memory limit": the job owns what is asked, it is not asked for
+            head = " ".join(head.split()[:-1])
+            if not head:
+                continue
         for kind, nouns in _HEAD_NOUNS.items():
             for noun in nouns:
                 if re.search(rf"\b{re.escape(noun)}s?\b", head):
