@@ -50,7 +50,7 @@ def tool_input_paths(tool_input: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(paths))[:20]
 
 
-_MAIN_FIELDS = (
+TOOL_FIELDS = (  # a tool call's inputs written first, in this order, when rendered (`render_tool_input`)
     "description",
     "command",
     "file_path",
@@ -71,7 +71,7 @@ def render_tool_input(name: str, tool_input: dict[str, Any], limit: int = 4000) 
     """A readable one-block rendering of a tool call, for search and for quoting."""
     parts = [name]
     seen = set()
-    for key in _MAIN_FIELDS:
+    for key in TOOL_FIELDS:
         if key in tool_input:
             seen.add(key)
             parts.append(f"{key}: {_short(tool_input[key])}")
