@@ -59,6 +59,21 @@ def test_a_verb_after_the_question_word_names_no_asked_noun() -> None:
     assert (found.type, found.nouns, found.aspect) == ("sentence", frozenset(), "cause")
 
 
+def test_a_noun_that_owns_what_is_asked_is_not_asked_for() -> None:
+    assert wanted("what's the nightly job's memory limit").type == "number"  # the limit is asked, not a job
+    assert wanted("which job's retries were raised").type != "identifier"
+    assert wanted("which job ran out of memory").type == "identifier"
+
+
+def test_the_names_of_a_tool_calls_inputs_are_never_candidates() -> None:
+    a = wanted("which flag did we raise for the nightly export")
+    text = "Edit\nfile_path: config/export.yml\nold_string: nightly_export_max: 3\nnew_string: nightly_export_max: 5"
+    edit = replace(make_passage(1, text), kind="tool_call", name="Edit")
+    found = {m.value for m in mentions(a, [edit])}
+    assert "nightly_export_max" in found
+    assert not found & {"file_path", "old_string", "new_string"}
+
+
 def test_order_and_aspect_are_constraints() -> None:
     assert wanted("what version is the api on now").order == "newest"
     assert wanted("what was the first version we shipped").order == "oldest"
