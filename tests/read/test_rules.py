@@ -128,6 +128,18 @@ def test_name_not_confused_with_place_before_apposition() -> None:
     assert ("user", "nephew", "Gdynia") not in facts
 
 
+def test_a_visit_says_where_someone_lives_unless_they_come_to_stay() -> None:
+    assert ("sven", "lives_in", "Bergen") in _facts("my brother sven is flying in from bergen on friday")
+    for moving in (
+        "my brother sven is flying in from bergen friday. he starts at the port and stays with us till he finds a flat",
+        "my brother sven is flying in from bergen on friday, he's relocating for the new job",
+        "my brother sven is driving down from bergen, he's moving here for good",
+    ):
+        facts = _facts(moving)
+        assert ("user", "brother", "Sven") in facts
+        assert not any(r == "lives_in" for _, r, _ in facts), moving  # where he came from is not home any more
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -115,6 +115,11 @@ KIN_RELATIONS = frozenset(KIN.values()) | {"family_friend"}
 
 
 _AWAY_KIN = words("sister brother mother father aunt uncle cousin grandmother grandfather friend nephew niece")
+# someone who comes to stay until they find a home, or for a new job, is moving: where they came from is no longer home
+_RELOCATING = re.compile(
+    r"\b(?:till|until)\s+(?:he|she|they)\s+(?:finds?|gets?)\s+(?:a|an|their|his|her)\s+(?:own\s+)?(?:place|flat|"
+    r"apartment|house|home)\b|\b(?:is|are|'s|’s)\s+(?:moving|relocating)\s+(?:here|back|over|to)\b|\brelocat(?:e|es|ed|ing)\b"
+)
 _HOME_CUE = re.compile(
     r"\b(house|flat|apartment|condo|home|movers|moving\s+(?:day|truck|boxes)|boxes|unpack\w*|rent|landlord|lease|"
     r"neighbou?rs?|neighbou?rhood|internet|wifi|wi-fi|closing|realtor|mortgage|keys|commute|working\s+from)\b"
@@ -410,7 +415,7 @@ def _rules(r: _Reader) -> None:
         low,
     ):
         place = _place_at(low, orig, m.end(), max_tokens=3)
-        if not place or _is_tool(low[place[0] : place[1]]):
+        if not place or _is_tool(low[place[0] : place[1]]) or _RELOCATING.search(_lower(r.text), r.span[0]):
             continue
         for c in list(r.out):  # "my sister femke and her husband joost are visiting from ghent"
             if c.subject == "user" and c.relation in _AWAY_KIN and c.object.lower() in low[: m.start()]:
