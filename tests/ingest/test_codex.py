@@ -121,13 +121,14 @@ def test_a_patch_run_through_the_shell_is_the_patch_tools_call(tmp_path: Path) -
     for call_id, command in (
         ("call_argv", ["apply_patch", patch]),  # the patch as the command's one argument
         ("call_heredoc", ["bash", "-lc", heredoc]),  # the patch in a heredoc
+        ("call_alias", ["applypatch", patch]),  # the other name Codex runs the patch tool by
         ("call_cat", ["bash", "-lc", "cat conf/pool.yaml"]),  # no patch: a shell call as before
     ):
         arguments = json.dumps({"command": command, "workdir": "/home/dev/project"})
         payload = {"type": "function_call", "name": "shell", "arguments": arguments, "call_id": call_id}
         records.append({"timestamp": stamp, "type": "response_item", "payload": payload})
     calls = {t.tool_use_id: t for t in parse(write(tmp_path, records)).sessions[0].turns if t.kind == TOOL_CALL}
-    for call_id in ("call_argv", "call_heredoc"):
+    for call_id in ("call_argv", "call_heredoc", "call_alias"):
         call = calls[call_id]
         assert (call.tool_name, json.loads(call.tool_input or "{}")["input"]) == ("apply_patch", patch)
         assert call.paths[0] == "conf/pool.yaml"

@@ -88,6 +88,7 @@ _INJECTED_PREFIXES = (
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.M)
 _PATCH = re.compile(r"^\*\*\* Begin Patch$.*?^\*\*\* End Patch$", re.M | re.S)
 _PATCH_TOOL = "apply_patch"
+_PATCH_COMMANDS = (_PATCH_TOOL, "applypatch")  # the names Codex runs the patch tool by from a shell
 _MAX_TOOL_INPUT = 100_000
 
 
@@ -470,12 +471,12 @@ def _command_text(value: Any) -> str | None:
 
 def _shell_patch(tool_input: dict[str, Any]) -> str | None:
     """The patch a shell command applies with the patch tool (`["apply_patch", patch]`, or `apply_patch <<'EOF'` with
-    the patch in a heredoc), or None."""
+    the patch in a heredoc; `applypatch` too), or None."""
     command = tool_input.get("command", tool_input.get("cmd"))
-    if isinstance(command, list) and len(command) == 2 and command[0] == _PATCH_TOOL and isinstance(command[1], str):
-        return command[1]
+    if isinstance(command, list) and len(command) == 2 and command[0] in _PATCH_COMMANDS:
+        return command[1] if isinstance(command[1], str) else None
     text = _command_text(command)
-    if text is None or _PATCH_TOOL not in text:
+    if text is None or not any(name in text for name in _PATCH_COMMANDS):
         return None
     found = _PATCH.search(text)
     return found.group() if found else None
