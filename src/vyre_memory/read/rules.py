@@ -115,7 +115,7 @@ KIN_RELATIONS = frozenset(KIN.values()) | {"family_friend"}
 
 
 _AWAY_KIN = words("sister brother mother father aunt uncle cousin grandmother grandfather friend nephew niece")
-# someone who comes to stay until they find a home, or for a new job, is moving: where they came from is no longer home
+# someone who stays until they find a place of their own, or is moving here: where they came from is home no more
 _RELOCATING = re.compile(
     r"\b(?:till|until)\s+(?:he|she|they)\s+(?:finds?|gets?)\s+(?:a|an|their|his|her)\s+(?:own\s+)?(?:place|flat|"
     r"apartment|house|home)\b|\b(?:is|are|'s|’s)\s+(?:moving|relocating)\s+(?:here|back|over|to)\b|\brelocat(?:e|es|ed|ing)\b"
