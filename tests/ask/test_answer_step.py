@@ -395,6 +395,8 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
         ("1Gi, replaced by 2Gi in May", "1Gi, replaced by 2Gi in May"),
         ("1Gi, set in the helm chart", "1Gi, set in the helm chart"),
         ("1Gi, raised from 512Mi to 1Gi in May", "1Gi, raised from 512Mi to 1Gi in May"),  # the working stays
+        ("1Gi (set in the helm chart; was 512Mi)", "1Gi (set in the helm chart)"),  # "was" and a value: history
+        ("1Gi (set in the helm chart; was replaced by 2Gi)", "1Gi (set in the helm chart; was replaced by 2Gi)"),
     ],
 )
 def test_an_aside_that_says_what_the_value_replaced_is_dropped_though_the_passages_say_it(
@@ -419,6 +421,7 @@ def test_an_aside_that_says_what_the_value_replaced_is_dropped_though_the_passag
         ("v2.38.2 - rather than a hotfix", "v2.38.2"),
         ("v2.38.2, instead of v2.38.1, to production", "v2.38.2, to production"),
         ("v2.38.2, chosen over v2.38.1", "v2.38.2"),  # the alternative passed over
+        ("v2.38.2 (the fix, vs v2.38.1 before it)", "v2.38.2 (the fix)"),  # or what it was compared with
         ("v2.38.2 (picked over the hotfix branch)", "v2.38.2"),
         ("it was not v2.38.1", None),  # a "not" inside the answer is no aside: 2.38.1 is not said, so not grounded
         # the aside ends with its clause; a "not" that qualifies is no alternative

@@ -79,8 +79,9 @@ _CHANGED = (
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
     r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b))[^()]*\)"  # "(set up in june; replaced the old runner)"
-    # "8 GB, resized from 4 GB in may", "2 GB; raised from 1 GB", "slog, replacing zap since 1.0"
-    rf"|[,;]\s+(?:(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s|replac(?:ed|ing)\s+(?!by\b))[^,;()]*",
+    # "8 GB, resized from 4 GB in may", "2 GB; raised from 1 GB", "slog, replacing zap since 1.0", "(since 3.5; was 15)"
+    rf"|[,;]\s+(?:was\s+(?=(?:[\w.-]+\s+)?[$€£]?\d)|(?:previously|formerly)\s|(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s"
+    r"|replac(?:ed|ing)\s+(?!by\b))[^,;()]*",
     re.I,
 )
 _WORKING = re.compile(r"\sto\s|→|->", re.I)
@@ -91,7 +92,11 @@ _QUALIFIER = (
     r"(?:until|till|yet|any\s?more|anymore|before|after|since|counting|including|only|just|always|quite|really|"
     r"sure|much|many|for|in|at|on|all|every|exactly|necessarily)\b"
 )
-_NOT = rf"(?:not|rather than|instead of|(?:chosen|picked|preferred|taken)\s+over)\s(?!{_QUALIFIER})"
+# ... and so is one naming what it is compared with ("0.829, vs 0.824 for the last model")
+_NOT = (
+    r"(?:not|rather than|instead of|(?:chosen|picked|preferred|taken)\s+over|vs\.?|versus|compared\s+(?:with|to))"
+    rf"\s(?!{_QUALIFIER})"
+)
 _CONTRAST_ASIDE = re.compile(rf"\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()—–]*?(?=\s*[,;)—–]|\.(?:\s|$)|$)", re.I)
 _YES_NO = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\W*", re.I)
 
