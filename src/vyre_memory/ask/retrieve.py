@@ -409,8 +409,9 @@ class Retriever:
         dense_lists: list[tuple[float, list[tuple[int, float]], str]] = []
         if cfg.dense and self.embedder is not None:
             pool: dict[str, list[tuple[int, float]]] = {}  # one search of the index serves both dense lists
-            query_text = question if not extra_terms else question + " " + " ".join(extra_terms)
-            query = self.embedder.embed([query_text])[0]
+            # the question's own words: the names and folders the graph adds widen the full-text search, while
+            # a vector of the question with them appended is of no sentence anyone wrote
+            query = self.embedder.embed([question])[0]
             cache = (
                 None  # the database searches its own vector index
                 if self.store.searches_in_database
