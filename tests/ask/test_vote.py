@@ -69,9 +69,12 @@ def test_the_names_of_a_tool_calls_inputs_are_never_candidates() -> None:
     a = wanted("which flag did we raise for the nightly export")
     text = "Edit\nfile_path: config/export.yml\nold_string: nightly_export_max: 3\nnew_string: nightly_export_max: 5"
     edit = replace(make_passage(1, text), kind="tool_call", name="Edit")
-    found = {m.value for m in mentions(a, [edit])}
-    assert "nightly_export_max" in found
-    assert not found & {"file_path", "old_string", "new_string"}
+    # a call with its output is one passage, of the output's kind, the call's rendering at its head
+    paired = replace(make_passage(2, text + "\n→ The file config/export.yml has been updated."), kind="tool_output")
+    for passage in (edit, paired):
+        found = {m.value for m in mentions(a, [passage])}
+        assert "nightly_export_max" in found
+        assert not found & {"file_path", "old_string", "new_string"}
 
 
 def test_order_and_aspect_are_constraints() -> None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..contract import TOOL_CALL, Passage
+from ..contract import TOOL_CALL, TOOL_OUTPUT, Passage
 from ..errors import ConfigError
 from ..ingest.text import TOOL_FIELDS, file_paths
 from ..text import day, overlap, versions
@@ -180,7 +180,8 @@ TYPE_EXTRACTORS: dict[str, tuple[str, ...]] = {
 }
 READ = 8  # passages read, in rank order
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
-# the name of a tool call's input that starts a line of its rendering ("file_path: ..."): a label, never a value
+# the name of a tool call's input that starts a line of its rendering ("file_path: ...", also at the head of its
+# output's passage): a label, never a value
 _TOOL_FIELD = re.compile(rf"^(?:{'|'.join(TOOL_FIELDS)}): ")
 
 
@@ -192,7 +193,7 @@ def mentions(asked: Asked, passages: Iterable[Passage], off: frozenset[str] = fr
         if p.kind == "agent_prompt":  # a brief written for a helper restates what was known; it reports nothing
             continue
         said = [s.strip(" -*>\t") for s in _SPLIT.split(p.text) if s.strip(" -*>\t")]
-        if p.kind == TOOL_CALL:
+        if p.kind in (TOOL_CALL, TOOL_OUTPUT):
             said = [_TOOL_FIELD.sub("", s, count=1) for s in said]
         for name in names:
             if name == "day":
