@@ -189,6 +189,20 @@ CATEGORY_ALIASES = {
     "browser": "browser",
 }
 
+_ASKED_CATEGORY = re.compile(
+    r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,2}?("
+    + "|".join(sorted((re.escape(a) for a in CATEGORY_ALIASES), key=len, reverse=True))
+    + r")s?\b"
+)
+
+
+def category_members(question: str) -> list[str]:
+    """The known members of the kind of tool a question asks for ("which editor do i use": vim, helix, ...), so a
+    search finds the turn that names one in passing; none when it asks for no such kind."""
+    m = _ASKED_CATEGORY.search(question.lower())
+    return sorted(TOOL_CATEGORIES[CATEGORY_ALIASES[m.group(1)]]) if m else []
+
+
 HOLIDAYS: dict[str, str] = {
     "christmas": "christmas",
     "xmas": "christmas",
