@@ -104,3 +104,28 @@ def test_a_large_sentence_index_is_kept_in_a_file_and_read_only_against_its_data
             c.execute("UPDATE passages SET text_hash = 'changed' WHERE id = ?", (mem.store.passage_count(),))
         assert SentenceIndex(home)._load(mem.store, model, dim)[1:] == (0, 0)
     assert first
+
+
+def test_the_persons_own_life_reads_the_sentences_list_at_its_own_weight(memory: Memory, tmp_path: Path) -> None:
+    projects = tmp_path / "projects"
+    work = TranscriptWriter(projects / "-home-you-code-shop" / "a.jsonl", "/home/you/code/shop")
+    for i in range(6):
+        work.user(f"The checkout page {i} shows the wrong total after a coupon, look at the cart totals.")
+        work.assistant(f"Fixed the coupon total on page {i}.")
+    work.user(
+        "Postmortem for last night's outage is due today, same format as last month's. "
+        "Good news at home: my girlfriend nives got the job at the museum. "
+        "Make the timeline start at the first alert and keep the action items short."
+    )
+    work.assistant("Drafting the postmortem now.")
+    memory.ingest([projects])
+
+    def score(question: str, config: str) -> float:
+        found = memory.retrieve(question, k=20, config=config)
+        return next(p.score for p in found if "nives" in p.text)
+
+    own = "what's my girlfriend's job"
+    assert score(own, "hybrid") > score(own, "hybrid-ownlifesentences")
+    # a question about someone else's life reads the list at its usual weight
+    other = "what's nives's job"
+    assert score(other, "hybrid") == score(other, "hybrid-ownlifesentences")

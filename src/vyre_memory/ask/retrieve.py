@@ -453,7 +453,10 @@ class Retriever:
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
         if cfg.sentences_weight and query is not None:
-            lists.append((cfg.sentences_weight, self._sentences(query, scope, horizon, cfg.candidates), "sentences"))
+            # the person's own life ("what's my cat called"): said in one sentence of a long turn about the work
+            weight = cfg.own_life_sentences_weight if personal and u.about_user else 0.0
+            sentences = self._sentences(query, scope, horizon, cfg.candidates)
+            lists.append((weight or cfg.sentences_weight, sentences, "sentences"))
         if cfg.conversation_feedback and query is not None and self._holds_conversations():
             widened = self._conversation_feedback(cache, query, lists, cfg, scope, horizon)
             lists.append((cfg.conversation_feedback_weight * outside, widened, "feedback"))
