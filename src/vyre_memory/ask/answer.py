@@ -10,7 +10,8 @@ Guarantees:
   is untrusted: it grounds nothing and is dropped from the sources, so an answer cited only to such text
   abstains, and each claim must be in a clean cited passage.
 - An aside that names only the value an answer replaced ("1Gi (raised from 512Mi)") is dropped before the checks:
-  a question about a value is told the value, not its history; the working of a change ("(from 160 to 190)") stays.
+  a question about a value is told the value, not its history; the working of a change ("(from 160 to 190)") stays
+  only when the value alone is not grounded, and a value asked for is told without its bracketed detail.
 - Output that does not parse is retried once (a request with a note, so its own key); a second failure abstains.
   A timeout is not retried. Each call is bounded by `timeout_s`, so the step takes at most `2 * timeout_s`
   (and only `timeout_s` when the first call times out).
@@ -110,6 +111,28 @@ def without_history(answer: str) -> str:
 # What follows an answer's value: an aside in brackets, after a semicolon or a dash, or after a comma
 _DETAIL = re.compile(r"\s+\(|;\s|\s[—–-]\s|,\s")
 _ONE_NAME = frozenset({"who-said"})  # question classes whose answer is one name
+# Questions that ask for a value (understand's classes), not for a cause, a reason or a way ("why", "how did we fix"):
+# their answer is the value, and what a model adds in brackets or after a semicolon is detail its sources carry. Such
+# detail often names another value ("2500 ms (1500 to 2500 on 12 April)", "88 (51 belongs to the other pair)",
+# "in the old flat; you move on 5 june"), which a reader takes for the answer.
+_VALUE_CLASSES = frozenset("number date deploy place person relation tool thing file preference who-said other".split())
+_EXPLAINS = re.compile(r"^\W*(?:and |so |but )?(?:why|how)\b(?!\s+(?:many|much|long|old|far|often|big|fast))", re.I)
+_YES_NO_FIRST = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\b", re.I)
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
+_AFTER_SEMICOLON = re.compile(r";\s.*$", re.S)
+
+
+def asks_value(question: str, qclass: str) -> bool:
+    """Whether `question` asks for a value (its answer is told without bracketed or trailing detail)."""
+    return qclass in _VALUE_CLASSES and not _EXPLAINS.match(question)
+
+
+def bare(answer: str) -> str:
+    """`answer` without its asides in brackets and what follows a semicolon; a yes or no answer is kept whole (its
+    detail is the answer)."""
+    if _YES_NO_FIRST.match(answer):
+        return answer
+    return _AFTER_SEMICOLON.sub("", _BRACKETED.sub("", answer)).strip() or answer
 
 
 def value_first(answer: str) -> str:
@@ -120,12 +143,19 @@ def value_first(answer: str) -> str:
 
 
 def check_answer(
-    out: prompt.AnswerOutput, passages: Sequence[Passage], *, current: bool = False, one_name: bool = False
+    out: prompt.AnswerOutput,
+    passages: Sequence[Passage],
+    *,
+    current: bool = False,
+    one_name: bool = False,
+    value: bool = False,
 ) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
     An answer whose aside the cited text does not hold is told as its value alone (`value_first`) when that is
     grounded. So is a value asked for as it is now (`current`: an aside beside it may name the value it replaced),
-    and a name asked for (`one_name`: who said or did something) whose aside names someone else."""
+    and a name asked for (`one_name`: who said or did something) whose aside names someone else. Any other value
+    asked for (`value`, `asks_value`) is told without its bracketed and trailing detail (`bare`) when that is
+    grounded."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
@@ -153,6 +183,13 @@ def check_answer(
         and (alone := grounding.check(head, texts)).ok
     ):
         answer, result = head, alone
+    elif (
+        value
+        and (plain := bare(answer)) != answer
+        and grounding.claims(plain)
+        and (alone := grounding.check(plain, texts)).ok
+    ):
+        answer, result = plain, alone
     if not result.ok:
         where = "clean cited text" if len(clean) < len(cited) else "cited text"
         return _abstain(f"ungrounded: {result.missing[0]!r} not in {where}", known=known)
@@ -206,5 +243,6 @@ def answer_with_model(
                 req = prompt.retry_request(req)
                 continue
             return done(_abstain("unparseable output"))
-        return done(check_answer(out, shown, current=current, one_name=qclass in _ONE_NAME))
+        one_name, value = qclass in _ONE_NAME, asks_value(question, qclass)
+        return done(check_answer(out, shown, current=current, one_name=one_name, value=value))
     raise AssertionError("unreachable")  # pragma: no cover
