@@ -444,6 +444,7 @@ def test_an_aside_naming_what_the_answer_is_not_is_dropped(said: str, told: str 
         ("what did we raise the timeout to", "number", "2500 ms (1500 to 2500 on 12 April)", "2500 ms"),
         ("where do we live", "place", "In Sydenham (renting); you move to Lyttelton on 5 June", "In Sydenham"),
         ("which vrrp id do we use", "other", "88 (51 belongs to the graphics pair)", "88"),
+        ("what fakes the clock in tests", "tool", "time-machine (never freezegun)", "time-machine"),
         # a cause or a way is explained by its detail; a yes or no is told whole (a bare value not grounded is not
         # told bare either: "About 3 weeks (2 May to 23 May)" above)
         ("why did we drop it", "decision", "Ruts (three-point turns, 2500 ms)", "Ruts (three-point turns, 2500 ms)"),
@@ -458,7 +459,7 @@ def test_a_value_asked_for_is_told_without_its_bracketed_and_trailing_detail(
     cited = [
         passage(1, said_in),
         passage(2, "we rent in Sydenham and move to Lyttelton on 5 June; vrrp id 88, 51 belongs to the graphics pair"),
-        passage(3, "only data is shared, the UI is native"),
+        passage(3, "only data is shared, the UI is native; tests fake the clock with time-machine, never freezegun"),
     ]
     result = answer_with_model(question, cited, FakeModel([reply(said, [1, 2, 3])]), now=NOW, qclass=qclass)
     assert (result.answer, result.abstained) == (told, False)

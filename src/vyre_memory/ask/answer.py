@@ -118,6 +118,7 @@ _ONE_NAME = frozenset({"who-said"})  # question classes whose answer is one name
 _VALUE_CLASSES = frozenset("number date deploy place person relation tool thing file preference who-said other".split())
 _EXPLAINS = re.compile(r"^\W*(?:and |so |but )?(?:why|how)\b(?!\s+(?:many|much|long|old|far|often|big|fast))", re.I)
 _YES_NO_FIRST = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\b", re.I)
+_IDENTIFIER = re.compile(r"\w[-_.]\w|\d")  # a value grounding does not check: "time-machine", "pg_dump"
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
 _AFTER_SEMICOLON = re.compile(r";\s.*$", re.S)
 
@@ -186,7 +187,7 @@ def check_answer(
     elif (
         value
         and (plain := bare(answer)) != answer
-        and grounding.claims(plain)
+        and (grounding.claims(plain) or _IDENTIFIER.search(plain))  # it still names something: "88", "time-machine"
         and (alone := grounding.check(plain, texts)).ok
     ):
         answer, result = plain, alone
