@@ -302,7 +302,7 @@ def test_a_told_answer_says_its_dates_as_people_do(tmp_path: Path) -> None:
     (root / "s1.jsonl").write_text(
         typed_line("s1", "00000000-0000-4000-8000-000000000001", said, "2026-10-23T09:00:00Z") + "\n", encoding="utf-8"
     )
-    reply = {"answer": "2026-10-23 (v1.0.0)", "cite": [1], "confidence": 0.9, "abstain": False, "known": []}
+    reply = {"answer": "2026-10-23, with v1.0.0", "cite": [1], "confidence": 0.9, "abstain": False, "known": []}
     m = Memory(tmp_path / "home", user_name="Sam")
     try:
         m.ingest([tmp_path / "projects"])
@@ -313,4 +313,4 @@ def test_a_told_answer_says_its_dates_as_people_do(tmp_path: Path) -> None:
         result = m.ask("when did the booking api first go to production", now=datetime(2026, 12, 1, tzinfo=UTC))
     finally:
         m.close()
-    assert result.answer == "23 October 2026 (1.0.0)"
+    assert result.answer == "23 October 2026, with 1.0.0"
