@@ -60,6 +60,19 @@ def test_where_does_my_sister_live_chains_through_the_sister() -> None:
 
 
 @pytest.mark.parametrize(
+    "question", ["what day did we actually move", "which day did my sister move", "what date did we move in"]
+)
+def test_a_time_asked_for_is_never_a_place(question: str) -> None:
+    # "what day" asks as "when" does: the place the person lives is not its answer
+    assert parse_personal_question(question) is None
+
+
+def test_what_day_still_asks_for_a_birthday() -> None:
+    q = parse_personal_question("what day is my birthday")
+    assert q is not None and q.relation == "birthday"
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "which file had the stripe refund bug",

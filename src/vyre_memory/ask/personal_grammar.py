@@ -521,7 +521,7 @@ def _resolve(p: _Parsed, attrs: list[tuple[str, int]]) -> PersonalQuery | None:
     wanted = _one_attribute(t, attr, chained, bool(kin), owner != "user")
     if wanted is None:
         return None
-    if not _all_explained(p, wanted) or not _asks_for(t[0], wanted) or _asks_the_past(t, wanted):
+    if not _all_explained(p, wanted) or not _asks_for(t, wanted) or _asks_the_past(t, wanted):
         return None
     if wanted == "reverse":
         return PersonalQuery("", subject="", reverse=owner, template="{name} is {value}.") if owner != "user" else None
@@ -607,7 +607,12 @@ def _asks_the_past(t: list[str], wanted: str) -> bool:
     return past_aux or any(w in _PAST for w in t) or _has(t, "used", "to") or _has(t, "use", "to")
 
 
-def _asks_for(qword: str, wanted: str) -> bool:
+# "what day did we move", "which year did she start": a time asked for, as "when" asks
+_TIME_NOUNS = words("day date year month week time")
+
+
+def _asks_for(t: list[str], wanted: str) -> bool:
+    qword = "when" if t[0] in ("what", "which") and len(t) > 1 and t[1] in _TIME_NOUNS else t[0]
     return qword not in _ASKS or wanted in _ASKS[qword]
 
 
