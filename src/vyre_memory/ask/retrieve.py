@@ -41,6 +41,7 @@ from ..read.derive import (
     moments_version,
 )
 from ..read.relations import ALIKE, RELATION_GROUPS, category_members, life_context
+from ..read.trust import holds_pasted
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
@@ -596,6 +597,7 @@ class Retriever:
                     fused[pid] += cfg.session_weight / (cfg.rrf_k + session_rank[rows[pid].session] + 1)
         kind_w, session_w = dict(cfg.kind_weights), dict(cfg.session_weights)
         recency = cfg.current_recency_weight if u.wants_current else cfg.recency_weight
+        pasted = bool(cfg.pasted_weight) and u.qclass == "who-said"
         scored = []
         for pid, score in fused.items():
             row = rows.get(pid)
@@ -607,6 +609,8 @@ class Retriever:
             if shape is not None and shape.search(row.text):
                 score *= 1.0 + cfg.answer_shape_weight
             score *= 1.0 + recency * _freshness(row.ts, now)
+            if pasted and row.kind == TYPED and holds_pasted(row.text):
+                score *= 1.0 + cfg.pasted_weight
             if cfg.speaker_weight and _spoken_by_named(row, question):
                 score *= 1.0 + cfg.speaker_weight
             if thread and row.session == thread:

@@ -332,11 +332,24 @@ def judge_turn(kind: str, session_kind: str, text: str, *, previous_text: str | 
         return Verdict(False, "code, logs, docs or pasted material only")
     if _FIXTURE.search(text) and re.search(r"\"\w+\"\s*:", text):
         return Verdict(False, "test fixture or sample data")
-    kept = sum(s.span[1] - s.span[0] for s in sentences)
-    body = len(text.strip())
-    if kept < body * 0.6:
+    if _own_share(text, sentences) < OWN_SHARE:
         return Verdict(True, "typed; pasted or code blocks dropped")
     return Verdict(True, "typed")
+
+
+# Under this share of a typed message in the person's own sentences, the rest is pasted or code.
+OWN_SHARE = 0.6
+
+
+def _own_share(text: str, sentences: list[Sentence]) -> float:
+    body = len(text.strip())
+    return sum(s.span[1] - s.span[0] for s in sentences) / body if body else 1.0
+
+
+def holds_pasted(text: str) -> bool:
+    """Whether a typed message is mostly not the person's own sentences: a message, letter or chat from someone
+    else pasted in (or code), as `judge_turn` reads it."""
+    return _own_share(text, own_sentences(text)) < OWN_SHARE
 
 
 # ---------------------------------------------------------------------------------------------
