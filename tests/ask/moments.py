@@ -37,6 +37,11 @@ def memory_of(tmp_path: Path, history: Callable[[Path], None]) -> Iterator[Memor
         yield mem
 
 
+def found_by(memory: Memory, question: str, config: str, k: int = 8) -> list[str]:
+    """The texts of the best `k` passages for `question`."""
+    return [p.text for p in memory.retrieve(question, k=k, now=NOW, config=config)]
+
+
 def brought_by(memory: Memory, name: str, question: str, config: str = "hybrid", **scope: object) -> list[str]:
     """The texts of the best eight passages for `question` that the list `name` brought."""
     found = memory.retrieve(question, k=8, now=NOW, config=config, **scope)  # type: ignore[arg-type]

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.ask.moments import NOW, SHOP, memory_of, session
+from tests.ask.moments import SHOP, found_by, memory_of, session
 
-from vyre_memory import Memory
 from vyre_memory.read.trust import holds_pasted
 
 PASTED = (
@@ -58,15 +57,12 @@ def _history(root: Path) -> None:
         work.assistant(f"Done: {said.split(',')[0]}. The daily reports tests pass.")
 
 
-def _found(memory: Memory, question: str, config: str) -> list[str]:
-    return [p.text for p in memory.retrieve(question, k=5, now=NOW, config=config)]
-
 
 def test_who_asked_finds_the_pasted_message(tmp_path: Path) -> None:
     for memory in memory_of(tmp_path, _history):
         question = "who asked us to bring the daily reports back"
-        assert PASTED in _found(memory, question, "hybrid")
-        assert PASTED not in _found(memory, question, "hybrid-pasted")
+        assert PASTED in found_by(memory, question, "hybrid", k=5)
+        assert PASTED not in found_by(memory, question, "hybrid-pasted", k=5)
 
 
 def test_a_pasted_message_is_told_from_the_persons_own_words() -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.ask.moments import NOW, SHOP, memory_of, session
+from tests.ask.moments import SHOP, found_by, memory_of, session
 
-from vyre_memory import Memory
 from vyre_memory.read.relations import category_members
 
 NAMED = "also i write this repo in helix, add a languages.toml so the yaml schema loads"
@@ -22,15 +21,12 @@ def _history(root: Path) -> None:
     work.assistant("Added the languages file with the schema mapping.")
 
 
-def _found(memory: Memory, question: str, config: str) -> list[str]:
-    return [p.text for p in memory.retrieve(question, k=8, now=NOW, config=config)]
-
 
 def test_which_editor_finds_the_turn_naming_one(tmp_path: Path) -> None:
     for memory in memory_of(tmp_path, _history):
         question = "which editor do i use"
-        assert NAMED in _found(memory, question, "hybrid")
-        assert NAMED not in _found(memory, question, "hybrid-toolkinds")
+        assert NAMED in found_by(memory, question, "hybrid")
+        assert NAMED not in found_by(memory, question, "hybrid-toolkinds")
 
 
 def test_only_a_question_asking_for_a_kind_names_members() -> None:
