@@ -401,9 +401,7 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
         ("1Gi (set in the helm chart; was replaced by 2Gi)", "1Gi (set in the helm chart; was replaced by 2Gi)"),
     ],
 )
-def test_an_aside_that_says_what_the_value_replaced_is_dropped_though_the_passages_say_it(
-    said: str, told: str
-) -> None:
+def test_an_aside_that_says_what_the_value_replaced_is_dropped_though_the_passages_say_it(said: str, told: str) -> None:
     said_in = (
         "renderer memory limit is 1Gi, set in the helm chart; replaced 512Mi in May, replaced by 2Gi in May; "
         "resized from 512Mi to 1Gi, back from 512Mi"
@@ -445,6 +443,19 @@ def test_an_aside_naming_what_the_answer_is_not_is_dropped(said: str, told: str 
         ("where do we live", "place", "In Sydenham (renting); you move to Lyttelton on 5 June", "In Sydenham"),
         ("which vrrp id do we use", "other", "88 (51 belongs to the graphics pair)", "88"),
         ("what fakes the clock in tests", "tool", "time-machine (never freezegun)", "time-machine"),
+        # ... and so is a clause after its first comma that names another value: what it replaced, when it was set
+        ("what was the timeout in march", "number", "2500 ms, set on 12 April and kept until 3 May", "2500 ms"),
+        ("which id replaced the graphics one", "other", "88, which replaced 51", "88"),
+        # a list, a date and a clause that names nothing else are the value; so is what someone is ("who is X")
+        ("which ids are taken", "number", "88, 51 and 12", "88, 51 and 12"),
+        ("when do we move", "date", "Saturday, 5 June", "Saturday, 5 June"),
+        ("where do we rent", "place", "In Sydenham, since we moved", "In Sydenham, since we moved"),
+        (
+            "who is reyes",
+            "person",
+            "Dani Reyes, who keeps our books (since 2024)",
+            "Dani Reyes, who keeps our books (since 2024)",
+        ),
         # a cause or a way is explained by its detail; a yes or no is told whole (a bare value not grounded is not
         # told bare either: "About 3 weeks (2 May to 23 May)" above)
         ("why did we drop it", "decision", "Ruts (three-point turns, 2500 ms)", "Ruts (three-point turns, 2500 ms)"),
@@ -460,6 +471,8 @@ def test_a_value_asked_for_is_told_without_its_bracketed_and_trailing_detail(
         passage(1, said_in),
         passage(2, "we rent in Sydenham and move to Lyttelton on 5 June; vrrp id 88, 51 belongs to the graphics pair"),
         passage(3, "only data is shared, the UI is native; tests fake the clock with time-machine, never freezegun"),
+        passage(4, "88 replaced 51, and 12 is taken too; saturday, 5 june. in sydenham since we moved, until 3 may"),
+        passage(5, "dani reyes keeps our books, since 2024"),
     ]
-    result = answer_with_model(question, cited, FakeModel([reply(said, [1, 2, 3])]), now=NOW, qclass=qclass)
+    result = answer_with_model(question, cited, FakeModel([reply(said, [1, 2, 3, 4, 5])]), now=NOW, qclass=qclass)
     assert (result.answer, result.abstained) == (told, False)

@@ -121,19 +121,40 @@ _YES_NO_FIRST = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\b", re.I)
 _IDENTIFIER = re.compile(r"\w[-_.]\w|\d")  # a value grounding does not check: "time-machine", "pg_dump"
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
 _AFTER_SEMICOLON = re.compile(r";\s.*$", re.S)
+# A clause after the value's first comma that says what it replaced, when it was set or what else holds ("900 seconds,
+# set in february and not changed to 420 until may", "ADR 15, which supersedes ADR 11"); never a list ("Ana, Bram").
+_AFTER_CLAUSE = re.compile(
+    r",\s+(?:which|who|whose|set|not|since|until|after|before|replacing|replaced|superseding|supersedes|superseded|"
+    r"up from|down from|was|were|previously|formerly|then|changed|raised|lowered|moved)\b.*$",
+    re.I | re.S,
+)
+# "who is dani", "who's marc aubry": what someone is, not a name (an answer told whole); "who is my manager" and "who
+# was at the standup" ask for one
+_WHO_IS = re.compile(r"^\W*(?:and |so )?who(?:'s|’s| is| was) (?!(?:my|our)\b)[\w'’.-]+(?: [\w'’.-]+)?\W*$", re.I)
+_NUMBER = re.compile(r"\d[\d.:,]*")
 
 
 def asks_value(question: str, qclass: str) -> bool:
     """Whether `question` asks for a value (its answer is told without bracketed or trailing detail)."""
-    return qclass in _VALUE_CLASSES and not _EXPLAINS.match(question)
+    return qclass in _VALUE_CLASSES and not _EXPLAINS.match(question) and not _WHO_IS.match(question)
 
 
 def bare(answer: str) -> str:
-    """`answer` without its asides in brackets and what follows a semicolon; a yes or no answer is kept whole (its
-    detail is the answer)."""
+    """`answer` without its asides in brackets, what follows a semicolon, and a clause after its first comma that
+    names another value (`_AFTER_CLAUSE`); a yes or no answer is kept whole (its detail is the answer)."""
     if _YES_NO_FIRST.match(answer):
         return answer
-    return _AFTER_SEMICOLON.sub("", _BRACKETED.sub("", answer)).strip() or answer
+    plain = _AFTER_SEMICOLON.sub("", _BRACKETED.sub("", answer)).strip() or answer
+    head, comma, _ = plain.partition(", ")
+    clause = _AFTER_CLAUSE.match(plain, len(head)) if comma else None
+    if clause is not None and _values(clause.group(0)) - _values(head):
+        return head.strip()
+    return plain
+
+
+def _values(text: str) -> set[str]:
+    """The names and numbers `text` says."""
+    return set(grounding.claims(text)) | set(_NUMBER.findall(text))
 
 
 def value_first(answer: str) -> str:
