@@ -443,6 +443,7 @@ def test_an_aside_naming_what_the_answer_is_not_is_dropped(said: str, told: str 
         ("where do we live", "place", "In Sydenham (renting); you move to Lyttelton on 5 June", "In Sydenham"),
         ("which vrrp id do we use", "other", "88 (51 belongs to the graphics pair)", "88"),
         ("what fakes the clock in tests", "tool", "time-machine (never freezegun)", "time-machine"),
+        ("what type holds money", "thing", "numeric(19,4) (never float)", "numeric(19,4)"),  # its brackets are its own
         # ... and so is a clause after its first comma that names another value: what it replaced, when it was set
         ("what was the timeout in march", "number", "2500 ms, set on 12 April and kept until 3 May", "2500 ms"),
         ("which id replaced the graphics one", "other", "88, which replaced 51", "88"),
@@ -472,7 +473,7 @@ def test_a_value_asked_for_is_told_without_its_bracketed_and_trailing_detail(
         passage(2, "we rent in Sydenham and move to Lyttelton on 5 June; vrrp id 88, 51 belongs to the graphics pair"),
         passage(3, "only data is shared, the UI is native; tests fake the clock with time-machine, never freezegun"),
         passage(4, "88 replaced 51, and 12 is taken too; saturday, 5 june. in sydenham since we moved, until 3 may"),
-        passage(5, "dani reyes keeps our books, since 2024"),
+        passage(5, "dani reyes keeps our books, since 2024; money is numeric(19,4), never float"),
     ]
     result = answer_with_model(question, cited, FakeModel([reply(said, [1, 2, 3, 4, 5])]), now=NOW, qclass=qclass)
     assert (result.answer, result.abstained) == (told, False)

@@ -119,7 +119,7 @@ _VALUE_CLASSES = frozenset("number date deploy place person relation tool thing 
 _EXPLAINS = re.compile(r"^\W*(?:and |so |but )?(?:why|how)\b(?!\s+(?:many|much|long|old|far|often|big|fast))", re.I)
 _YES_NO_FIRST = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\b", re.I)
 _IDENTIFIER = re.compile(r"\w[-_.]\w|\d")  # a value grounding does not check: "time-machine", "pg_dump"
-_BRACKETED = re.compile(r"\s*\([^()]*\)")
+_BRACKETED = re.compile(r"\s+\([^()]*\)")  # an aside; "numeric(19,4)" and "f()" are values
 _AFTER_SEMICOLON = re.compile(r";\s.*$", re.S)
 # A clause after the value's first comma that says what it replaced, when it was set or what else holds ("900 seconds,
 # set in february and not changed to 420 until may", "ADR 15, which supersedes ADR 11"); never a list ("Ana, Bram").
