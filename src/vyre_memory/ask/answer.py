@@ -11,7 +11,8 @@ Guarantees:
   abstains, and each claim must be in a clean cited passage.
 - An aside that names only the value an answer replaced ("1Gi (raised from 512Mi)") is dropped before the checks:
   a question about a value is told the value, not its history; the working of a change ("(from 160 to 190)") stays
-  only when the value alone is not grounded, and a value asked for is told without its bracketed detail.
+  only when the value alone is not grounded, and a value asked for is told without its bracketed detail
+  or a clause after its first comma that names another value.
 - Output that does not parse is retried once (a request with a note, so its own key); a second failure abstains.
   A timeout is not retried. Each call is bounded by `timeout_s`, so the step takes at most `2 * timeout_s`
   (and only `timeout_s` when the first call times out).
