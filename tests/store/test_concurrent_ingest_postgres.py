@@ -40,7 +40,10 @@ CLI = [
 def _start(machine: dict[str, Any], url: str) -> subprocess.Popen[bytes]:
     env = dict(os.environ, VYRE_HOME=str(machine["home"]), VYRE_DATABASE_URL=url, VYRE_HOST=machine["host"])
     return subprocess.Popen(
-        [*CLI, "ingest", str(machine["tree"]), str(machine["synced"]), "--quiet"],
+        # --embed: every run embeds whatever waits, as each clean run does; without it, a run that also finds the
+        # other machine's passages waiting (more than the CLI's EMBED_NOW_MAX together) leaves all of them to a server,
+        # so when both runs of the last round did, the database ended with no vectors (seen once in CI)
+        [*CLI, "ingest", str(machine["tree"]), str(machine["synced"]), "--quiet", "--embed"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
