@@ -10,6 +10,8 @@ Guarantees:
 - with `project_cwds`, facts about other people's work (occupation, colleague, client) count only
   from sessions in those folders; facts about the person's own life are theirs everywhere;
 - with `now`, only mentions at or before `now` count (the answer as of that moment);
+- who holds a role for the person (manager, colleague, client, doctor, teacher) is not told once a later turn
+  says they leave it (`read.departures`): it abstains, and `known` says who held it up to when;
 - every answer carries its sources (session, seq, name, quote, ts, uuid) and `via="fact"`;
   the same question over the same facts gives the same result (facts are cached by facts_version).
 """
@@ -21,12 +23,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import PurePosixPath
 
-from ..contract import AskResult, Scope, Source
+from ..contract import ASSISTANT, TYPED, AskResult, Scope, Source
 from ..ingest.labels import is_within
+from ..read.departures import DEPARTING_ROLES, leaves
 from ..read.derive import ATTRIBUTIONS_KEY, attributions_of
 from ..read.relations import PEOPLE_RELATIONS, display
 from ..store.facts import FactMention
-from ..store.sqlite import Store
+from ..store.sqlite import Store, fts_words
 from ..text import parse_ts
 from .attribution_questions import (
     Said,
@@ -109,6 +112,11 @@ class FastPath:
         timings = {"parse": _ms(started, parsed_at), "lookup": _ms(parsed_at, looked_at)}
         if ans is None:
             return _result(None, 0.0, tuple(_known(query, known)), (), started, timings)
+        if query.relation in DEPARTING_ROLES and self._left(ans, scope, now):
+            # who held the role has said since that they leave it: what was known, not today's answer
+            said = max(f.ts for f in ans.facts)[:10]
+            known_then = f"Up to {said}: {ans.text} Said since: {display(ans.value.split()[0])} leaves."
+            return _result(None, 0.0, (known_then,), (), started, timings)
         sources = self._sources(ans, mentions)
         quoted = " ".join(src.quote for src in sources).lower()
         # told in words the sources say: a phrasing that names what no quote holds falls back to the value
@@ -151,6 +159,18 @@ class FastPath:
         if ans is None:
             return _result(None, 0.0, (), (), started, timings)
         return _result(ans.text, ans.confidence, (), self._sources(ans, mentions), started, timings)
+
+    def _left(self, ans: PersonalAnswer, scope: Scope, now: datetime | str | None) -> bool:
+        """Whether a turn after the answer's newest mention (and not after `now`) says its holder leaves."""
+        newest = max((f.ts for f in ans.facts), default="")
+        words = fts_words([ans.value.split()[0]]) if ans.value.split() else []
+        if not newest or not words:
+            return False
+        found = self.store.full_text(words, scope, limit=50, since=newest, until=iso_now(now))
+        rows = self.store.passages_by_id([pid for pid, _ in found])
+        return any(
+            (r.ts or "") > newest and r.kind in (TYPED, ASSISTANT) and leaves(r.text, ans.value) for r in rows.values()
+        )
 
     def _attributions(self) -> tuple[FactMention, ...]:
         raw = self.store.get_meta(ATTRIBUTIONS_KEY) or ""

@@ -1,0 +1,71 @@
+"""Someone leaving a role they held for the person: said near their name, in the person's words or pasted ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.conftest import typed_line
+
+from vyre_memory import Memory
+from vyre_memory.read.departures import leaves
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fyi, from tamsin on friday:\n\n> From: Tamsin Ode\n> Subject: leave\n> Dear all, I start my maternity leave",
+        "big news, oskar is leaving the company at the end of june",
+        "oskar: my last day is friday 28 may",
+        "Tamsin resigned this morning, nobody saw it coming",
+        "oskar steps down as team lead in july, handing over to ines",
+    ],
+)
+def test_a_departure_near_the_name_is_one(text: str) -> None:
+    assert leaves(text, "Tamsin") or leaves(text, "Oskar")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tamsin reviewed the PR, looks fine",
+        "tamsin is on leave today, ask me instead",  # a day off is no departure
+        "the last day of the sprint is friday, tamsin wants the demo by then",  # no "my/her last day"
+        "tamsinator is leaving the company",  # another word
+        "oskar is leaving the company",  # another person
+    ],
+)
+def test_other_mentions_are_none(text: str) -> None:
+    assert not leaves(text, "Tamsin")
+
+
+def test_a_far_name_is_not_the_leaver() -> None:
+    text = "tamsin signed off on the plan. " + "filler words here. " * 30 + "and jo is leaving the company"
+    assert not leaves(text, "Tamsin")
+
+
+def _history(tmp_path: Path, said: list[tuple[str, str]]) -> Path:
+    projects = tmp_path / "projects" / "-home-me-code-x"
+    projects.mkdir(parents=True)
+    session = "11111111-2222-4333-8444-555555555555"
+    lines = [typed_line(session, f"aaaaaaaa-bbbb-4ccc-8ddd-{i:012d}", text, ts) for i, (text, ts) in enumerate(said)]
+    (projects / f"{session}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return tmp_path / "projects"
+
+
+def test_a_manager_who_said_they_leave_is_not_told_as_todays(tmp_path: Path) -> None:
+    said = [
+        ("tamsin (my manager) wants the report by friday", "2026-03-02T10:00:00Z"),
+        ("ok the report is sent", "2026-03-06T10:00:00Z"),
+        ("fyi from tamsin:\n> Dear all, I start my maternity leave on 7 May. Jo covers.", "2026-05-03T10:00:00Z"),
+    ]
+    projects = _history(tmp_path, said)
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([projects])
+        before = mem.answer("who's my manager", now="2026-04-01T10:00:00Z")
+        assert before.answer == "Your manager is Tamsin." and before.via == "fact"
+        after = mem.answer("who's my manager now", now="2026-07-01T10:00:00Z")
+        assert after.abstained and after.answer is None and after.sources == ()
+        assert after.known == ("Up to 2026-03-02: Your manager is Tamsin. Said since: Tamsin leaves.",)
+        # asked before the departure was said: the answer as of then
+        assert mem.answer("who's my manager", now="2026-05-02T10:00:00Z").answer == "Your manager is Tamsin."
