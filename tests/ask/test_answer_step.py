@@ -281,6 +281,8 @@ def test_who_said_is_told_as_the_name_alone_and_a_worked_out_value_keeps_its_wor
         ("1Gi (the request is 512Mi)", False, "1Gi"),  # any value asked for: its bracketed detail is cut too
         ("1Gi, after the tab leak fix", False, "1Gi, after the tab leak fix"),  # a clause after a comma stays
         ("now 1Gi", True, "now 1Gi"),  # no aside: nothing to cut
+        # a yes or no is no value: what follows its first comma may say what holds now, so it is told whole
+        ("No: 1Gi, the request is 512Mi", True, "No: 1Gi, the request is 512Mi"),
     ],
 )
 def test_a_current_value_is_told_without_its_asides(said: str, current: bool, told: str) -> None:

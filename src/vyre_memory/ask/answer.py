@@ -175,7 +175,7 @@ def check_answer(
 ) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
     An answer whose aside the cited text does not hold is told as its value alone (`value_first`) when that is
-    grounded. So is a value asked for as it is now (`current`: an aside beside it may name the value it replaced),
+    grounded; a yes or no answer is never cut so (what follows it says what holds instead). So is a value asked for as it is now (`current`: an aside beside it may name the value it replaced),
     and a name asked for (`one_name`: who said or did something) whose aside names someone else. Any other value
     asked for (`value`, `asks_value`) is told without its bracketed and trailing detail (`bare`) when that is
     grounded."""
@@ -196,7 +196,8 @@ def check_answer(
     answer = without_history(out.answer) or out.answer
     texts = [evidence(p) for p in clean]
     result = grounding.check(answer, texts)
-    head = value_first(answer)
+    # a yes or no is not a value: what follows it is the answer ("No: since 18 May, events go over X")
+    head = "" if _YES_NO_FIRST.match(answer) else value_first(answer)
     alone_asked = current or (one_name and bool(set(grounding.names(answer)) - set(grounding.names(head))))
     # the head is checked again: a worked-out value keeps its working (alone it is not grounded)
     if (
