@@ -175,10 +175,10 @@ def check_answer(
 ) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
     An answer whose aside the cited text does not hold is told as its value alone (`value_first`) when that is
-    grounded; a yes or no answer is never cut so (what follows it says what holds instead). So is a value asked for as it is now (`current`: an aside beside it may name the value it replaced),
+    grounded. So is a value asked for as it is now (`current`: an aside beside it may name the value it replaced),
     and a name asked for (`one_name`: who said or did something) whose aside names someone else. Any other value
     asked for (`value`, `asks_value`) is told without its bracketed and trailing detail (`bare`) when that is
-    grounded."""
+    grounded. A yes or no answer is never cut so: what follows it says what holds instead."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
