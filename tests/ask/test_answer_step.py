@@ -283,6 +283,7 @@ def test_who_said_is_told_as_the_name_alone_and_a_worked_out_value_keeps_its_wor
         ("now 1Gi", True, "now 1Gi"),  # no aside: nothing to cut
         # a yes or no is no value: what follows its first comma may say what holds now, so it is told whole
         ("No: 1Gi, the request is 512Mi", True, "No: 1Gi, the request is 512Mi"),
+        ("No: 1Gi, since 12 May", True, "No: 1Gi"),  # ... unless the whole is not grounded and its head is
     ],
 )
 def test_a_current_value_is_told_without_its_asides(said: str, current: bool, told: str) -> None:

@@ -178,7 +178,8 @@ def check_answer(
     grounded. So is a value asked for as it is now (`current`: an aside beside it may name the value it replaced),
     and a name asked for (`one_name`: who said or did something) whose aside names someone else. Any other value
     asked for (`value`, `asks_value`) is told without its bracketed and trailing detail (`bare`) when that is
-    grounded. A yes or no answer is never cut so: what follows it says what holds instead."""
+    grounded. A yes or no answer is cut so only when it is not grounded whole: what follows it says what holds
+    instead."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
@@ -196,9 +197,11 @@ def check_answer(
     answer = without_history(out.answer) or out.answer
     texts = [evidence(p) for p in clean]
     result = grounding.check(answer, texts)
-    # a yes or no is not a value: what follows it is the answer ("No: since 18 May, events go over X")
-    head = "" if _YES_NO_FIRST.match(answer) else value_first(answer)
+    head = value_first(answer)
     alone_asked = current or (one_name and bool(set(grounding.names(answer)) - set(grounding.names(head))))
+    # a yes or no is not a value: what follows it says what holds instead ("No: since 18 May, events go over X"),
+    # so it is cut only when the whole is not grounded
+    alone_asked = alone_asked and not _YES_NO_FIRST.match(answer)
     # the head is checked again: a worked-out value keeps its working (alone it is not grounded)
     if (
         head
