@@ -54,6 +54,18 @@ def test_people_and_places_get_no_typed_answer(question: str) -> None:
     assert asked(question, understand(question, NOW)) is None
 
 
+@pytest.mark.parametrize("question", ["how do we deploy the billing api to prod?", "how should i release the app"])
+def test_a_way_of_doing_something_gets_no_sentence_answer(question: str) -> None:
+    # a report of one deploy holds the question's words, and is no answer to how deploys are done
+    assert asked(question, understand(question, NOW)) is None
+
+
+def test_how_a_thing_was_fixed_or_works_still_gets_one() -> None:
+    assert wanted("how did we fix the importer timeout").aspect == "fix"
+    assert wanted("how do we fix the flaky login test").aspect == "fix"
+    assert wanted("how does the dashboard get live updates now").type == "sentence"
+
+
 def test_a_verb_after_the_question_word_names_no_asked_noun() -> None:
     found = wanted("what made the ticket export crash offline")
     assert (found.type, found.nouns, found.aspect) == ("sentence", frozenset(), "cause")

@@ -9,7 +9,8 @@
     number      another measure ("what was the p95", "what percentage ...")
     identifier  "which test ...", "what ticket ...", "which branch ..."
     command     "what command ...", "how do we run ..."
-    sentence    a decision, a cause, a fix: the sentence that states it
+    sentence    a decision, a cause, a fix: the sentence that states it (never a way of doing something, "how do
+                we deploy ...": that is told over several turns)
 
 Guarantees: `asked` reads only the question's own interrogative form (its question word and the noun it asks
 about), never a topic; a question about people, places or things of the person's life gets no type (those are
@@ -76,6 +77,7 @@ _ASPECTS = (
         ),
     ),
 )
+_WAY = re.compile(r"^(?:\W*\w+\W+){0,2}?how (?:do|can|should|would) (?:i|we|you)\b")
 _FIXED = re.compile(r"\b(?:fix|fixed|fixes|patch|patched|resolved)\b")
 _ORDER_NEW = re.compile(r"\b(?:latest|newest|last|most recent|current|currently|now|today|these days|anymore)\b")
 _ORDER_OLD = re.compile(r"\b(?:first|original|originally|initial|initially|earliest|at first|to begin with)\b")
@@ -147,7 +149,9 @@ def _type(q: str, u: Understanding) -> str | None:
     if u.qclass == "date":
         return "date"
     if u.qclass in ("decision", "bug", "other", "deploy", "tool"):
-        return "sentence"
+        # "how do we deploy the site": a way of doing something is told over turns, not in one sentence that holds
+        # the question's words (a report of one deploy is no answer); "how did we fix it" asks for the fix
+        return None if _WAY.match(q) and not _ASPECTS[0][1].search(q) else "sentence"
     return None
 
 
