@@ -25,6 +25,7 @@ hybrid-valuereplies  hybrid without the assistant's replies to the best tool cal
 hybrid-ownlifesentences  hybrid with the sentences' list at its usual weight for a question about the person's own life
 hybrid-toolkinds  hybrid without the known members of a kind of tool a question asks for ("which editor") searched
 hybrid-pasted  hybrid without the lift of the person's pasted messages for a question of who said or asked for something
+hybrid-project  hybrid without the lift of a project's passages for a question that names the project
 hybrid-incidents  hybrid without the incidents list (for questions about a bug)
 hybrid-changes  hybrid without the changes list (for questions that ask for a value)
 hybrid-decisions  hybrid without the decisions list
@@ -92,6 +93,10 @@ class RetrievalConfig:
     # turns that are mostly pasted (read.trust.holds_pasted: a colleague's message, a client's email) gain this share,
     # for whose words they are is what the question asks
     pasted_weight: float = 0.0
+    # A question that names a project by its folder's name ("what's the latest billing-api release"): the passages of
+    # that project's sessions gain this share, for a word shared with another project's name ("billing") or a list
+    # read newest first (another project's newer release) may put the other project's turns first
+    project_weight: float = 0.0
     # A question asking which of a kind of tool ("which editor do i use"): the known members of the kind
     # (read.relations.TOOL_CATEGORIES) widen the full-text search, for the turn that names one in passing
     tool_kinds: bool = False
@@ -255,6 +260,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         own_life_sentences_weight=1.2,
         tool_kinds=True,
         pasted_weight=0.6,
+        project_weight=0.5,
     )
 
 
@@ -283,6 +289,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-toolkinds": replace(_hybrid("hybrid-toolkinds", graph=True), tool_kinds=False),
     "hybrid-ownlifesentences": replace(_hybrid("hybrid-ownlifesentences", graph=True), own_life_sentences_weight=0.0),
     "hybrid-pasted": replace(_hybrid("hybrid-pasted", graph=True), pasted_weight=0.0),
+    "hybrid-project": replace(_hybrid("hybrid-project", graph=True), project_weight=0.0),
     # Keys (ask/keys.py), each an ablation beside hybrid. Measured (recall@8, hybrid-graph → this): open
     # 0.763 → 0.769, open2 0.770 → 0.748, LoCoMo 26 0.757 → 0.752 for keys; sessions lift LoCoMo 26 and
     # 41 and lower open2, so hybrid keeps neither.

@@ -65,6 +65,7 @@ _LAST = re.compile(
 )
 REPORT_REACH = 8  # turns after a release's last looked at for what the assistant said of it
 REPLY_REACH = 20  # turns after a typed turn looked at for the assistant's reply to it
+PROJECT_NAME_MIN = 4  # a project folder's name this long or longer is looked for in a question ("api" is not)
 
 
 @dataclass
@@ -325,6 +326,7 @@ class Retriever:
         self.record_keys = RecordKeys()
         self.moment_keys = {kind.key: MomentKeys() for kind in MOMENT_KINDS}
         self.sentences = SentenceIndex(folder)
+        self._projects: tuple[int, frozenset[str]] = (-1, frozenset())  # (corpus version, project folders' names)
 
     def close(self) -> None:
         self.side.close()
@@ -598,6 +600,7 @@ class Retriever:
         kind_w, session_w = dict(cfg.kind_weights), dict(cfg.session_weights)
         recency = cfg.current_recency_weight if u.wants_current else cfg.recency_weight
         pasted = bool(cfg.pasted_weight) and u.qclass == "who-said"
+        in_projects = self._projects_named(question) if cfg.project_weight else frozenset()
         scored = []
         for pid, score in fused.items():
             row = rows.get(pid)
@@ -615,6 +618,8 @@ class Retriever:
                 score *= 1.0 + cfg.speaker_weight
             if thread and row.session == thread:
                 score *= 1.0 + cfg.thread_weight
+            if in_projects and _folder_name(row.cwd) in in_projects:
+                score *= 1.0 + cfg.project_weight
             scored.append((score, pid, row))
         scored.sort(key=lambda x: (-x[0], x[1]))
         out: list[Passage] = []
@@ -635,6 +640,16 @@ class Retriever:
             if len(out) >= k:
                 break
         return within_chars(out, chars) if chars is not None else out
+
+    def _projects_named(self, question: str) -> frozenset[str]:
+        """The names of the project folders `question` names as whole words ("billing-api"), lowercased."""
+        version = self.store.corpus_version()
+        if self._projects[0] != version:
+            folders = self.store.project_folders()
+            names = {_folder_name(f) for f in folders if "/." not in f}  # not a tool's own folder (~/.vyre/threads)
+            self._projects = (version, frozenset(n for n in names if len(n) >= PROJECT_NAME_MIN))
+        low = question.lower()
+        return frozenset(n for n in self._projects[1] if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", low))
 
     def _with_reports(self, turns: list[tuple[str, int]]) -> list[tuple[str, int]]:
         """`turns` (a moments list's, best first) with, after each run of one session's turns in order (a moment's: a
@@ -1089,6 +1104,11 @@ def _writes_names(question: str) -> bool:
 @lru_cache(maxsize=4096)
 def _name_pattern(name: str, any_case: bool) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE if any_case else 0)
+
+
+def _folder_name(folder: str | None) -> str:
+    """A project folder's last name, lowercased ("/home/sam/code/Billing-API/" -> "billing-api")."""
+    return (folder or "").rstrip("/").rsplit("/", 1)[-1].lower()
 
 
 def _days_between(since: str, until: str) -> float:

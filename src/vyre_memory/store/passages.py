@@ -415,6 +415,11 @@ class PassageStore:
         rows = self.conn.execute(f"SELECT id, text_hash FROM passages WHERE id IN ({marks})", list(ids))
         return {r[0]: r[1] for r in rows}
 
+    def project_folders(self) -> list[str]:
+        """The folders sessions ran in (each session's project), each once."""
+        rows = self.conn.execute("SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL").fetchall()
+        return [str(r[0]) for r in rows]
+
     def passage_count(self) -> int:
         """An upper bound on the passages (ids are never reused): instant, unlike COUNT(*)."""
         return int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM passages").fetchone()[0])
