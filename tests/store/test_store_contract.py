@@ -129,6 +129,12 @@ def test_a_value_question_reads_the_changes_on_both_engines(memory: Memory, tmp_
     assert any("pool-size: 25" in p.text and "changes" in p.via for p in found)
 
 
+def test_the_project_folders_are_each_sessions_folder_once_on_both_engines(memory: Memory) -> None:
+    folders = memory.store.project_folders()
+    assert len(folders) == len(set(folders)) == 2
+    assert set(folders) == {s.project for s in memory.sessions()}
+
+
 def test_a_second_ingest_adds_nothing(memory: Memory) -> None:
     before = memory.store.corpus_version()
     report = memory.ingest([DEMO])

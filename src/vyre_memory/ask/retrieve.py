@@ -649,7 +649,7 @@ class Retriever:
             names = {_folder_name(f) for f in folders if "/." not in f}  # not a tool's own folder (~/.vyre/threads)
             self._projects = (version, frozenset(n for n in names if len(n) >= PROJECT_NAME_MIN))
         low = question.lower()
-        return frozenset(n for n in self._projects[1] if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", low))
+        return frozenset(n for n in self._projects[1] if _name_pattern(n, any_case=False).search(low))
 
     def _with_reports(self, turns: list[tuple[str, int]]) -> list[tuple[str, int]]:
         """`turns` (a moments list's, best first) with, after each run of one session's turns in order (a moment's: a
