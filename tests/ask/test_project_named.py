@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.ask.moments import SHOP, found_by, memory_of, session
+from tests.ask.moments import NOW, SHOP, found_by, memory_of, session
 
 WEB = "/home/sam/code/shop-web"
 
@@ -27,7 +27,14 @@ def test_a_named_projects_release_comes_before_another_projects_newer_ones(tmp_p
         report = "**2.3.0 is live** on production (3 October) with the refund fix."
         assert report in found_by(memory, question, "hybrid", k=2)
         assert report not in found_by(memory, question, "hybrid-project", k=2)
-        # a project's name is looked for whole: "shop" names neither project
-        assert found_by(memory, "what's the latest shop release", "hybrid") == found_by(
-            memory, "what's the latest shop release", "hybrid-project"
-        )
+
+
+def test_a_project_is_named_by_its_whole_folder_name(tmp_path: Path) -> None:
+    for memory in memory_of(tmp_path, _history):
+        memory.retrieve("warm up", k=1, now=NOW)
+        assert memory._retriever is not None
+        named = memory._retriever._projects_named
+        assert named("what's the latest shop-api release") == {"shop-api"}
+        assert named("latest Shop-Web release?") == {"shop-web"}
+        assert named("what's the latest shop release") == frozenset()  # a word the two names share names neither
+        assert named("did shop-apiary ship") == frozenset()

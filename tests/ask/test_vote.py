@@ -63,6 +63,7 @@ def test_a_way_of_doing_something_gets_no_sentence_answer(question: str) -> None
 def test_how_a_thing_was_fixed_or_works_still_gets_one() -> None:
     assert wanted("how did we fix the importer timeout").aspect == "fix"
     assert wanted("how do we fix the flaky login test").aspect == "fix"
+    assert wanted("how should we fix the flaky login test").type == "sentence"
     assert wanted("how does the dashboard get live updates now").type == "sentence"
 
 

@@ -78,6 +78,7 @@ _ASPECTS = (
     ),
 )
 _WAY = re.compile(r"^(?:\W*\w+\W+){0,2}?how (?:do|can|should|would) (?:i|we|you)\b")
+_FIX_VERB = re.compile(r"\b(?:fix|solve|resolve|patch|work around)\b")  # "how should we fix it" asks for the fix
 _FIXED = re.compile(r"\b(?:fix|fixed|fixes|patch|patched|resolved)\b")
 _ORDER_NEW = re.compile(r"\b(?:latest|newest|last|most recent|current|currently|now|today|these days|anymore)\b")
 _ORDER_OLD = re.compile(r"\b(?:first|original|originally|initial|initially|earliest|at first|to begin with)\b")
@@ -150,8 +151,8 @@ def _type(q: str, u: Understanding) -> str | None:
         return "date"
     if u.qclass in ("decision", "bug", "other", "deploy", "tool"):
         # "how do we deploy the site": a way of doing something is told over turns, not in one sentence that holds
-        # the question's words (a report of one deploy is no answer); "how did we fix it" asks for the fix
-        return None if _WAY.match(q) and not _ASPECTS[0][1].search(q) else "sentence"
+        # the question's words (a report of one deploy is no answer); "how should we fix it" asks for the fix
+        return None if _WAY.match(q) and not _FIX_VERB.search(q) else "sentence"
     return None
 
 

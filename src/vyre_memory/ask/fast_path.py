@@ -10,8 +10,9 @@ Guarantees:
 - with `project_cwds`, facts about other people's work (occupation, colleague, client) count only
   from sessions in those folders; facts about the person's own life are theirs everywhere;
 - with `now`, only mentions at or before `now` count (the answer as of that moment);
-- who holds a role for the person (manager, colleague, client, doctor, teacher) is not told once a later turn
-  says they leave it (`read.departures`): it abstains, and `known` says who held it up to when;
+- who holds a role for the person (manager, colleague, client, doctor, teacher, roommate) is not told once the turn
+  of its newest mention or a later one says they leave it (`read.departures`), wherever it was said for the person's
+  own roles, in scope for roles of the work: it abstains, and `known` says who held it up to when;
 - every answer carries its sources (session, seq, name, quote, ts, uuid) and `via="fact"`;
   the same question over the same facts gives the same result (facts are cached by facts_version).
 """
@@ -25,7 +26,7 @@ from pathlib import PurePosixPath
 
 from ..contract import ASSISTANT, TYPED, AskResult, Scope, Source
 from ..ingest.labels import is_within
-from ..read.departures import DEPARTING_ROLES, leaves
+from ..read.departures import DEPARTING_ROLES, given_name, leaves
 from ..read.derive import ATTRIBUTIONS_KEY, attributions_of
 from ..read.relations import PEOPLE_RELATIONS, display
 from ..store.facts import FactMention
@@ -52,6 +53,7 @@ __all__ = ["FastPath", "iso_now"]
 
 WORK_RELATIONS = frozenset({"occupation", "colleague", "client", "said"})
 MAX_SOURCES = 8
+DEPARTURE_READ = 200  # passages naming a role's holder, since their newest mention, read for a departure
 
 
 def iso_now(now: datetime | str | None) -> str | None:
@@ -112,10 +114,11 @@ class FastPath:
         timings = {"parse": _ms(started, parsed_at), "lookup": _ms(parsed_at, looked_at)}
         if ans is None:
             return _result(None, 0.0, tuple(_known(query, known)), (), started, timings)
-        if query.relation in DEPARTING_ROLES and self._left(ans, scope, now):
+        roles_scope = scope if query.relation in WORK_RELATIONS else Scope()  # the person's own roles: said anywhere
+        left = self._left(ans, roles_scope, now) if query.relation in DEPARTING_ROLES else None
+        if left is not None:
             # who held the role has said since that they leave it: what was known, not today's answer
-            said = max(f.ts for f in ans.facts)[:10]
-            known_then = f"Up to {said}: {ans.text} Said since: {display(ans.value.split()[0])} leaves."
+            known_then = f"Up to {left[1][:10]}: {ans.text} Said since: {display(given_name(left[0]))} leaves."
             return _result(None, 0.0, (known_then,), (), started, timings)
         sources = self._sources(ans, mentions)
         quoted = " ".join(src.quote for src in sources).lower()
@@ -160,17 +163,23 @@ class FastPath:
             return _result(None, 0.0, (), (), started, timings)
         return _result(ans.text, ans.confidence, (), self._sources(ans, mentions), started, timings)
 
-    def _left(self, ans: PersonalAnswer, scope: Scope, now: datetime | str | None) -> bool:
-        """Whether a turn after the answer's newest mention (and not after `now`) says its holder leaves."""
-        newest = max((f.ts for f in ans.facts), default="")
-        words = fts_words([ans.value.split()[0]]) if ans.value.split() else []
-        if not newest or not words:
-            return False
-        found = self.store.full_text(words, scope, limit=50, since=newest, until=iso_now(now))
-        rows = self.store.passages_by_id([pid for pid, _ in found])
-        return any(
-            (r.ts or "") > newest and r.kind in (TYPED, ASSISTANT) and leaves(r.text, ans.value) for r in rows.values()
-        )
+    def _left(self, ans: PersonalAnswer, scope: Scope, now: datetime | str | None) -> tuple[str, str] | None:
+        """(holder, the newest mention of them) for a holder of the answer's role who, in the turn of that mention or
+        after it and not after `now`, says they leave it; None when none does. Each holder is looked at ("Ana and
+        Bram"): the answer names them all."""
+        until = f"{iso_now(now)}Z" if now is not None else None  # stored times end ".000Z": one at `now` counts
+        newest: dict[str, str] = {}
+        for f in ans.facts:
+            newest[f.object] = max(newest.get(f.object, ""), f.ts)
+        for holder, since in newest.items():
+            words = fts_words([given_name(holder)])
+            if not since or not words:
+                continue
+            found = self.store.full_text(words, scope, limit=DEPARTURE_READ, since=since, until=until)
+            rows = self.store.passages_by_id([pid for pid, _ in found])
+            if any(r.kind in (TYPED, ASSISTANT) and leaves(r.text, holder) for r in rows.values()):
+                return holder, since
+        return None
 
     def _attributions(self) -> tuple[FactMention, ...]:
         raw = self.store.get_meta(ATTRIBUTIONS_KEY) or ""

@@ -45,7 +45,7 @@ from ..read.trust import holds_pasted
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
-from ..text import STOP, parse_ts
+from ..text import STOP, parse_ts, project_name
 from . import vector_files
 from .configs import RetrievalConfig, get_config
 from .directory import PassageDirectory
@@ -618,7 +618,7 @@ class Retriever:
                 score *= 1.0 + cfg.speaker_weight
             if thread and row.session == thread:
                 score *= 1.0 + cfg.thread_weight
-            if in_projects and _folder_name(row.cwd) in in_projects:
+            if in_projects and project_name(row.cwd).lower() in in_projects:
                 score *= 1.0 + cfg.project_weight
             scored.append((score, pid, row))
         scored.sort(key=lambda x: (-x[0], x[1]))
@@ -646,7 +646,8 @@ class Retriever:
         version = self.store.corpus_version()
         if self._projects[0] != version:
             folders = self.store.project_folders()
-            names = {_folder_name(f) for f in folders if "/." not in f}  # not a tool's own folder (~/.vyre/threads)
+            # not a tool's own folder (~/.vyre/threads)
+            names = {project_name(f).lower() for f in folders if "/." not in f.replace("\\", "/")}
             self._projects = (version, frozenset(n for n in names if len(n) >= PROJECT_NAME_MIN))
         low = question.lower()
         return frozenset(n for n in self._projects[1] if _name_pattern(n, any_case=False).search(low))
@@ -1104,11 +1105,6 @@ def _writes_names(question: str) -> bool:
 @lru_cache(maxsize=4096)
 def _name_pattern(name: str, any_case: bool) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE if any_case else 0)
-
-
-def _folder_name(folder: str | None) -> str:
-    """A project folder's last name, lowercased ("/home/sam/code/Billing-API/" -> "billing-api")."""
-    return (folder or "").rstrip("/").rsplit("/", 1)[-1].lower()
 
 
 def _days_between(since: str, until: str) -> float:
