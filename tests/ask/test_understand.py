@@ -110,7 +110,7 @@ MAR_CASES = [
     ("what happened in june", d(2025, 6, 1), d(2025, 7, 1), "exact"),
     ("what bug did i fix last week?", d(2026, 3, 2), d(2026, 3, 9), "exact"),
     ("how old did my dad turn this month?", d(2026, 3, 1), d(2026, 4, 1), "exact"),
-    ("how many hours did i bill for january?", d(2026, 1, 1), d(2026, 2, 1), "exact"),
+    ("how many hours did i bill for january?", d(2026, 1, 1), d(2026, 2, 8), "exact"),  # billed after it
     ("what did we ship in q3", d(2025, 7, 1), d(2025, 10, 1), "exact"),
     ("what did we do over the summer", d(2025, 6, 1), d(2025, 9, 1), "fuzzy"),
 ]
@@ -447,3 +447,27 @@ def test_english_question_is_not_read_as_another_language(question: str) -> None
 def test_languages_can_be_narrowed() -> None:
     assert understand("Was haben wir letzte Woche gemacht?", FRI_OCT, languages=()).window is None
     assert understand("Was haben wir letzte Woche gemacht?", FRI_OCT, languages=("de",)).window is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        # what is "for" a time, or that time's, is often told after it: the window runs on as long again, at most
+        # a week
+        ("what did the nightly report flag for 3 march", d(2026, 3, 3), d(2026, 3, 5)),
+        ("why did the eu customers get yesterday's digest", d(2026, 3, 12), d(2026, 3, 14)),
+        ("what did we ship for the week of 2 february", d(2026, 2, 2), d(2026, 2, 16)),
+        ("how much did i invoice them for january?", d(2026, 1, 1), d(2026, 2, 8)),
+        ("what did we ship yesterday", d(2026, 3, 12), d(2026, 3, 13)),  # not "for": as before
+    ],
+)
+def test_what_is_for_a_time_is_looked_for_after_it(question: str, start: datetime, end: datetime) -> None:
+    w = understand(question, FRI_MAR).window
+    assert w is not None and (w.start, w.end) == (start, end)
+
+
+def test_a_season_that_names_an_event_is_no_time() -> None:
+    u = understand("what did we release a week before the summer launch?", FRI_MAR)
+    assert u.window is None and u.time_blocked and "launch" in u.terms
+    assert understand("what did we do over the summer holidays", FRI_MAR).window is not None
+    assert understand("what did we do over the summer", FRI_MAR).window is not None

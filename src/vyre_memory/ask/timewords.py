@@ -6,7 +6,9 @@ Guarantees:
   (timezone-aware ``datetime``s, ``start < end``).
 - Weeks start on Monday. A bare month, weekday, day-of-month or holiday means the most recent one not after
   ``now`` ("in december" asked in March 2026 is December 2025; "on tuesday" is the last Tuesday before today;
-  "before april" is before the most recent April).
+  "before april" is before the most recent April), except in a question about what is ahead ("where are we
+  going in june", "which school will she start at in september", "what are we doing on saturday"): there a bare
+  month, season or weekday is the coming one (the current month or season counts, today counts).
 - Open-ended windows use ``OPEN_START`` (1970-01-01) for "before X" and the end of ``now``'s day for "since X".
 - ``strength`` is "exact" (a calendar unit the question names: yesterday, on the 14th, ISO and written dates,
   in june, last week, 3 days ago) or "fuzzy" (about two months ago, late january, over the summer, recently,
@@ -57,6 +59,7 @@ class TimeParse:
     window: TimeWindow | None
     spans: tuple[tuple[int, int], ...]  # character spans of the question that are time words (for stripping)
     blocked: bool  # time words relative to a non-time anchor ("the day before X"): no window on purpose
+    ahead: bool = False  # the question asks what is ahead ("where are we going in june"): `_AHEAD`
 
 
 # ---------------------------------------------------------------- vocabulary
@@ -167,6 +170,7 @@ class _Ctx:
     now: datetime  # aware, in the question's timezone
     tz: tzinfo
     translated: bool = False  # English that dateparser made from another language: a month name is a month
+    ahead: bool = False  # the question asks what is ahead (`_AHEAD`): a bare month, season or weekday is the coming one
 
     @property
     def today(self) -> date:
@@ -321,6 +325,8 @@ def _h_month(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
             return None
         if prev in _RANGE_JOINS and not re.search(r"\b(?:between|from)\b", before):
             return None  # "noor and may", not "between march and may"
+    if not which and ctx.ahead:
+        which = "this" if month == ctx.today.month else "next"
     year = _recent_month_year(ctx, month, which)
     return (*_month_span(ctx, year, month), "exact", True)
 
@@ -434,6 +440,13 @@ _SEASON_PREPS = (
 )
 
 
+# what may follow "the <season>" when it is a time ("the summer holidays", "the winter of 2025", "the summer we moved")
+_SEASON_NOUNS = frozenset(
+    "holidays holiday break vacation months term semester season of and or before after when while we i you they he "
+    "she it".split()
+)
+
+
 def _h_season(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
     season = m["season"]
     if m["y"]:
@@ -441,9 +454,12 @@ def _h_season(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
     prev = _prev_word(before)
     if prev == "the":  # "over the summer", not "the fall in signups"
         prev = _prev_word(before.rstrip()[:-3])
+        after = re.match(r"\s+([a-z]+)\b", m.string[m.end() :])
+        if after and after[1] not in _SEASON_NOUNS and not m["y"]:
+            return None  # "before the summer launch": the name of an event, not a time
     if prev not in _SEASON_PREPS and not ctx.translated:
         return None
-    return (*_season(ctx, season, ""), "fuzzy", True)
+    return (*_season(ctx, season, "this" if ctx.ahead else ""), "fuzzy", True)
 
 
 def _h_ago(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
@@ -542,8 +558,8 @@ def _h_weekday(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
     if week:  # "tuesday of last week", "last week's tuesday", "monday next week"
         ws = _week_start(t) + timedelta(days={"last": -7, "this": 0, "next": 7}[week])
         return (*_day_span(ctx, ws + timedelta(days=wd)), "exact", True)
-    if which == "next":
-        delta = (wd - t.weekday()) % 7 or 7
+    if which == "next" or (not which and ctx.ahead):
+        delta = (wd - t.weekday()) % 7 or (0 if ctx.ahead and not which else 7)
         d = t + timedelta(days=delta)
     elif which == "this":
         d = _week_start(t) + timedelta(days=wd)
@@ -926,13 +942,29 @@ def _foreign_hits(low: str, ctx: _Ctx, languages: tuple[str, ...]) -> list[_Hit]
     return hits
 
 
+# a question about what is ahead: a future ("will", "going to", "we'll"), a plan told in the present ("where are we
+# going", "is she starting at"), "upcoming", "from september" (what holds from then on); not "what was X going to"
+_AHEAD = re.compile(
+    r"\b(?:will|shall|gonna|upcoming)\b|(?<!\bwas )(?<!\bwere )\bgoing\s+to\b|\b(?:i|we|you|they|he|she|it)'ll\b"
+    r"|\b(?:are|is|am)\s+(?:\w+\s+)?(?:going|flying|driving|leaving|moving|heading|travell?ing|visiting|staying"
+    r"|starting|coming|doing|having)\b"
+    r"|\bfrom\s+(?:" + _MONTH_ALT + r")\b(?!\s*(?:\d|to\b|until\b|till\b|through\b|-|–))",
+)
+_FOR = re.compile(r"\bfor\s+(?:the\s+)?$")
+# ... unless it is told in the past ("what was the vendor going to charge from may")
+_PAST = re.compile(r"\b(?:was|were|did|had|didn't|wasn't|weren't)\b")
+# the English names of months, weekdays and seasons: the words a plan names its time by ("flights for june")
+TIME_NAMES = frozenset(_MONTHS) | frozenset(_WEEKDAYS) | frozenset(("spring", "summer", "fall", "autumn", "winter"))
+
+
 def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> TimeParse:
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
-    ctx = _Ctx(now, now.tzinfo or UTC)
     low = question.replace("’", "'").lower()
     if len(low) != len(question):
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in question.replace("’", "'"))
+    ahead = _AHEAD.search(low) is not None and _PAST.search(low) is None
+    ctx = _Ctx(now, now.tzinfo or UTC, ahead=ahead)
     words = _words_of(low)
     hits = _base_hits(low, ctx, words) or _foreign_hits(low, ctx, languages)
     blocked = False
@@ -953,7 +985,13 @@ def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> Tim
         hits.append(_Hit(sm.start(), nxt.end, s, e, strength, nxt.relative, low[sm.start() : nxt.end]))
     hits.sort(key=lambda h: h.start)
     for h in hits:
+        bare = h.start
         _apply_prefix(h, low, ctx)
+        told_after = any(_FOR.search(low, 0, at) for at in (bare, h.start)) or low.endswith("'s", 0, h.end)
+        if told_after and h.s != OPEN_START:
+            # what is "for may" or "yesterday's" (an invoice, a nightly report) is often told after it: the window
+            # runs on as long again, at most a week
+            h.e += min(max(h.e - h.s, timedelta(days=1)), timedelta(days=7))
     # ranges: "between march and may", "from june 3 to june 9"
     merged: list[_Hit] = []
     for h in hits:
@@ -976,7 +1014,8 @@ def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> Tim
     if e <= s:
         return TimeParse(None, tuple(spans), False)
     text = " ".join(low[h.start : h.end] for h in merged)
-    return TimeParse(TimeWindow(s.astimezone(UTC), e.astimezone(UTC), strength, text), tuple(spans), False)
+    window = TimeWindow(s.astimezone(UTC), e.astimezone(UTC), strength, text)
+    return TimeParse(window, tuple(spans), False, ctx.ahead)
 
 
 def _combine(hits: list[_Hit]) -> tuple[datetime, datetime, str]:

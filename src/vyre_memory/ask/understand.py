@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 
 from ..text import STOP
 from .datelang import DEFAULT_LANGUAGES
-from .timewords import TimeWindow, parse_time, strip_spans
+from .timewords import TIME_NAMES, TimeWindow, parse_time, strip_spans
 
 __all__ = ["QCLASSES", "TimeWindow", "Understanding", "classify", "is_stop_word", "strip_time_words", "understand"]
 
@@ -587,9 +587,17 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
     Time words are read in English, else in ``languages`` (dateparser's codes: "de", "pl", ...)."""
     text = question[:MAX_CHARS]
     parsed = parse_time(text, now, languages)
-    stripped = strip_spans(text, parsed.spans)
-    low = _norm(text)
     window = parsed.window
+    stripped = strip_spans(text, parsed.spans)
+    at = now if now.tzinfo else now.replace(tzinfo=UTC)
+    if window is not None and (window.start > at or (parsed.ahead and window.end > at)):
+        # a time still ahead ("where are we going in june" asked in march or on june 2, "next week") is when
+        # something will happen, not when it was said: no window, and the names in it are searched ("booked the
+        # flights for june")
+        window = None
+        named = (w for a, b in parsed.spans for w in re.findall(r"[a-z]+", text[a:b].lower()) if w in TIME_NAMES)
+        stripped = " ".join([stripped, *named])
+    low = _norm(text)
     return Understanding(
         question=question,
         window=window,
