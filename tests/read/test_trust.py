@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vyre_memory.read.rules import extract
-from vyre_memory.read.trust import confirmed_guess, judge_sentence, judge_turn, own_sentences
+from vyre_memory.read.trust import confirmed_guess, holds_pasted, judge_sentence, judge_turn, own_sentences
 
 
 def _facts(text: str) -> set[tuple[str, str, str]]:
@@ -251,6 +251,20 @@ def test_fact_from_letter_ending_in_a_signature_is_never_stored() -> None:
 def test_fact_from_speaker_prefixed_chat_is_never_stored() -> None:
     chat = "dmitri: my wife svetlana and i live in oak park now\npriya: congrats!"
     assert _facts(chat) == set()
+
+
+def test_fact_from_a_chat_of_bracketed_names_is_never_stored() -> None:
+    # "[Name] words" lines, as a chat app copies them: two of them make a pasted chat, one with its time too
+    thread = (
+        "good weekend, my son tomas turned five. pasting the thread:\n\n"
+        "[Priya Natarajan] my wife svetlana and i live in oak park now\n[Dmitri Sokolov] congrats!"
+    )
+    assert _facts(thread) == {("user", "son", "Tomas")}
+    assert [s.text for s in own_sentences(thread)][-1] == "pasting the thread:"
+    one = "from slack:\n[Priya Natarajan] 9:02 AM my wife svetlana and i live in oak park now"
+    assert _facts(one) == set() and holds_pasted(one)
+    # one bracketed tag of the person's own is no chat
+    assert own_sentences("[WIP] my wife svetlana starts monday. fix the flaky test first")[0].text.startswith("[WIP]")
 
 
 def test_letter_between_rule_lines_is_pasted_and_own_words_after_it_are_kept() -> None:

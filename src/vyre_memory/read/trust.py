@@ -85,11 +85,15 @@ _CHAT_HEADER = re.compile(
     r"^\s*(\[?\d{1,2}:\d{2}(:\d{2})?\s*([ap]\.?m\.?)?\]?\s*[\w.@-]+\s*:|"  # [10:42] zora:
     r"\[(slack|teams|discord|whatsapp|signal|sms|imessage|telegram)\b[^\]]*\]|"  # [Slack, #chan, ...]
     r"<?@?[\w.-]+>?\s*\(\d{1,2}:\d{2}\)\s*:|"  # zora (10:42):
-    r"#[a-z0-9][\w-]+\s*$)",  # #billing-eng  (a channel header line)
+    r"#[a-z0-9][\w-]+\s*$|"  # #billing-eng  (a channel header line)
+    r"\[[^\W\d_][\w.'’-]*(?: [^\W\d_][\w.'’-]*){0,3}\]\s*\d{1,2}:\d{2}\b)",  # [Ana Reis] 9:02 AM we should ...
     re.I,
 )
 _CHAT_NAME_TIME = re.compile(r"^\s*[A-Z][\w.'’-]*( [A-Z][\w.'’-]*){0,3}\s+\d{1,2}:\d{2}\s*([AaPp]\.?[Mm]\.?)?\s*$")
-_SPEAKER_LINE = re.compile(r"^\s*@?[^\W\d_][\w.-]{1,24}( [A-Z][\w.-]{1,24})?\s*:\s+\S")
+# a line of a chat: "ana: we should ...", "[Ana Reis] we should ..." (two of them make a pasted chat)
+_SPEAKER_LINE = re.compile(
+    r"^\s*(?:@?[^\W\d_][\w.-]{1,24}( [A-Z][\w.-]{1,24})?\s*:|\[[A-ZÀ-Ž][\w.'’-]*(?: [A-ZÀ-Ž][\w.'’-]*){0,3}\])\s+\S"
+)
 _SIGNATURE_NAME = re.compile(r"^\s*[A-ZÀ-Ž][\w'’.-]*(?: [A-ZÀ-Ž][\w'’.-]*){0,2}\s*$")
 _QUOTE_LINE = re.compile(r"^\s*>")
 _FENCE = re.compile(r"^\s*(```|~~~)")
