@@ -950,11 +950,12 @@ _AHEAD = re.compile(
     r"|starting|coming|doing|having)\b"
     r"|\bfrom\s+(?:" + _MONTH_ALT + r")\b(?!\s*(?:\d|to\b|until\b|till\b|through\b|-|–))",
 )
-_FOR = re.compile(r"\bfor\s+(?:the\s+)?$")
 # ... unless it is told in the past ("what was the vendor going to charge from may")
 _PAST = re.compile(r"\b(?:was|were|did|had|didn't|wasn't|weren't)\b")
 # the English names of months, weekdays and seasons: the words a plan names its time by ("flights for june")
 TIME_NAMES = frozenset(_MONTHS) | frozenset(_WEEKDAYS) | frozenset(("spring", "summer", "fall", "autumn", "winter"))
+# a time a thing is "for" ("the report for 31 may", "the invoice for the week of 2 june")
+_FOR = re.compile(r"\bfor\s+(?:the\s+)?$")
 
 
 def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> TimeParse:
