@@ -27,7 +27,8 @@ def _d(y: int, m: int, day: int) -> datetime:
     [
         ("where are we going in june?", _d(2027, 6, 1), _d(2027, 7, 1)),
         ("which school will she start at in september", _d(2027, 9, 1), _d(2027, 10, 1)),
-        ("what's my title from july?", _d(2027, 7, 1), _d(2027, 8, 1)),
+        ("what's my title from july on?", _d(2027, 7, 1), _d(2027, 8, 1)),
+        ("where's he flying in june?", _d(2027, 6, 1), _d(2027, 7, 1)),
         ("what are we doing on saturday", _d(2027, 3, 13), _d(2027, 3, 14)),
         ("what are we doing on friday", _d(2027, 3, 12), _d(2027, 3, 13)),  # today counts
         ("where are we going in march", _d(2027, 3, 1), _d(2027, 4, 1)),  # so does this month
@@ -85,3 +86,30 @@ def test_a_time_ahead_that_has_begun_is_no_window_either() -> None:
     assert u.window is None and "march" in u.terms
     u = understand("what did we ship in march?", FRI_MAR)  # the past: a window, though March is not over
     assert u.window is not None and "march" not in u.terms
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which invoices from january are still unpaid?",  # "from" a month: where they came from
+        "show me the notes from march",
+        "how often have i been going to the gym since january?",
+        "how are things going since march?",
+        "what are we doing about yesterday's outage?",
+    ],
+)
+def test_what_has_been_is_no_question_about_what_is_ahead(question: str) -> None:
+    w = understand(question, FRI_MAR).window
+    assert w is not None and w.start <= FRI_MAR
+
+
+def test_a_season_ahead_that_is_over_this_year_is_next_years() -> None:
+    w = parse_time("where are we going in the summer?", _d(2026, 10, 10)).window
+    assert w is not None and (w.start, w.end) == (_d(2027, 6, 1), _d(2027, 9, 1))
+
+
+def test_from_a_month_is_from_then_on_when_it_comes_sooner_than_it_was() -> None:
+    w = parse_time("what's my title from may?", FRI_MAR).window  # May comes in two months: from then on
+    assert w is not None and w.start == _d(2027, 5, 1)
+    w = parse_time("which invoices from january are still unpaid?", FRI_MAR).window  # January was two months ago
+    assert w is not None and w.start == _d(2027, 1, 1)

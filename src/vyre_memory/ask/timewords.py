@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
+from ..text import STOP
 from .datelang import DEFAULT_LANGUAGES, english_names, foreign_time_phrases
 
 OPEN_START = datetime(1970, 1, 1, tzinfo=UTC)
@@ -440,11 +441,9 @@ _SEASON_PREPS = (
 )
 
 
-# what may follow "the <season>" when it is a time ("the summer holidays", "the winter of 2025", "the summer we moved")
-_SEASON_NOUNS = frozenset(
-    "holidays holiday break vacation months term semester season of and or before after when while we i you they he "
-    "she it".split()
-)
+# what may follow "the <season>" when it is a time, beside a stop word ("the summer in portugal", "the summer we
+# moved", "the winter of 2025"): otherwise the season names an event ("the summer launch")
+_SEASON_NOUNS = frozenset("holidays holiday vacation months term semester season".split())
 
 
 def _h_season(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
@@ -455,11 +454,14 @@ def _h_season(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
     if prev == "the":  # "over the summer", not "the fall in signups"
         prev = _prev_word(before.rstrip()[:-3])
         after = re.match(r"\s+([a-z]+)\b", m.string[m.end() :])
-        if after and after[1] not in _SEASON_NOUNS and not m["y"]:
+        if after and after[1] not in _SEASON_NOUNS and after[1] not in STOP:
             return None  # "before the summer launch": the name of an event, not a time
     if prev not in _SEASON_PREPS and not ctx.translated:
         return None
-    return (*_season(ctx, season, "this" if ctx.ahead else ""), "fuzzy", True)
+    if ctx.ahead:
+        current = _season(ctx, season, "this")
+        return (*(current if current[1] > ctx.now else _season(ctx, season, "next")), "fuzzy", True)
+    return (*_season(ctx, season, ""), "fuzzy", True)
 
 
 def _h_ago(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
@@ -945,17 +947,29 @@ def _foreign_hits(low: str, ctx: _Ctx, languages: tuple[str, ...]) -> list[_Hit]
 # a question about what is ahead: a future ("will", "going to", "we'll"), a plan told in the present ("where are we
 # going", "is she starting at"), "upcoming", "from september" (what holds from then on); not "what was X going to"
 _AHEAD = re.compile(
-    r"\b(?:will|shall|gonna|upcoming)\b|(?<!\bwas )(?<!\bwere )\bgoing\s+to\b|\b(?:i|we|you|they|he|she|it)'ll\b"
-    r"|\b(?:are|is|am)\s+(?:\w+\s+)?(?:going|flying|driving|leaving|moving|heading|travell?ing|visiting|staying"
-    r"|starting|coming|doing|having)\b"
-    r"|\bfrom\s+(?:" + _MONTH_ALT + r")\b(?!\s*(?:\d|to\b|until\b|till\b|through\b|-|–))",
+    r"\b(?:will|shall|gonna|upcoming)\b|\bgoing\s+to\b|\b(?:i|we|you|they|he|she|it)'ll\b"
+    r"|\b(?:are|is|am|\w+'s|\w+'re|i'm)\s+(?:\w+\s+)?(?:going|flying|driving|leaving|moving|heading|travell?ing"
+    r"|visiting|staying|starting|coming|doing)\b"
+    r"|\bfrom\s+(?:" + _MONTH_ALT + r")\s+(?:on|onwards?)\b",
 )
-# ... unless it is told in the past ("what was the vendor going to charge from may")
-_PAST = re.compile(r"\b(?:was|were|did|had|didn't|wasn't|weren't)\b")
+# "from <month>": from then on when that month comes sooner than it was ("my title from july" asked in june), where
+# a thing came from when it was nearer ("the invoices from january" asked in march)
+_FROM_MONTH = re.compile(r"\bfrom\s+(?P<mon>" + _MONTH_ALT + r")\b(?!\s*(?:\d|to\b|until\b|till\b|through\b|-|–))")
+# ... unless it is told in the past or of what has been ("what was the vendor going to charge from may", "how often
+# have i been going since january", "what are we doing about yesterday's outage")
+_PAST = re.compile(
+    r"\b(?:was|were|did|had|didn't|wasn't|weren't|has|have|hasn't|haven't|been|since|ago|last|yesterday)\b"
+)
 # the English names of months, weekdays and seasons: the words a plan names its time by ("flights for june")
-TIME_NAMES = frozenset(_MONTHS) | frozenset(_WEEKDAYS) | frozenset(("spring", "summer", "fall", "autumn", "winter"))
+TIME_NAMES = frozenset(_MONTHS) | frozenset(_WEEKDAYS) | frozenset(_SEASONS)
 # a time a thing is "for" ("the report for 31 may", "the invoice for the week of 2 june")
 _FOR = re.compile(r"\bfor\s+(?:the\s+)?$")
+
+
+def _from_coming_month(low: str, now: datetime) -> bool:
+    """Whether `low` says "from <month>" of a month nearer ahead of `now` than behind it (`_FROM_MONTH`)."""
+    m = _FROM_MONTH.search(low)
+    return m is not None and 0 < (_MONTHS[m["mon"].rstrip(".")] - now.month) % 12 < 6
 
 
 def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> TimeParse:
@@ -964,7 +978,7 @@ def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> Tim
     low = question.replace("’", "'").lower()
     if len(low) != len(question):
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in question.replace("’", "'"))
-    ahead = _AHEAD.search(low) is not None and _PAST.search(low) is None
+    ahead = _PAST.search(low) is None and (_AHEAD.search(low) is not None or _from_coming_month(low, now))
     ctx = _Ctx(now, now.tzinfo or UTC, ahead=ahead)
     words = _words_of(low)
     hits = _base_hits(low, ctx, words) or _foreign_hits(low, ctx, languages)
@@ -988,7 +1002,11 @@ def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> Tim
     for h in hits:
         bare = h.start
         _apply_prefix(h, low, ctx)
-        told_after = any(_FOR.search(low, 0, at) for at in (bare, h.start)) or low.endswith("'s", 0, h.end)
+        told_after = (
+            _FOR.search(low, 0, bare) is not None
+            or (" of " in f" {low[h.start : bare]}" and _FOR.search(low, 0, h.start) is not None)
+            or low.endswith("'s", 0, h.end)
+        )
         if told_after and h.s != OPEN_START:
             # what is "for may" or "yesterday's" (an invoice, a nightly report) is often told after it: the window
             # runs on as long again, at most a week

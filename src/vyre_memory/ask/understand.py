@@ -8,11 +8,14 @@ Guarantees:
   another language has its time words translated by dateparser (its first question in that language loads
   the translator, tens of milliseconds once per process).
 - ``window`` is a half-open UTC interval [start, end) or ``None``; see ``timewords`` for what each phrase means.
-  ``window_strength`` is "exact", "fuzzy", or "none" when there is no window.
+  A time still ahead of ``now`` (or, in a question about what is ahead, not yet over) is no window: it says when
+  something will happen, not when it was said. ``window_strength`` is "exact", "fuzzy", or "none" when there is
+  no window.
 - ``qclass`` is always one of ``QCLASSES``; rules use only the question's wording (question words, verbs and
   generic nouns), never names from any data set.
 - ``terms`` are lower-case content words in question order, without duplicates, stop words, question words or
-  time words; identifiers ("v3.12.4", "QM-812", "ingest_worker_v3", "seed.sh", "/checkout") stay whole.
+  time words (but the month, weekday and season names of a time ahead: "flights for june"); identifiers
+  ("v3.12.4", "QM-812", "ingest_worker_v3", "seed.sh", "/checkout") stay whole.
 - ``entities`` keep their original spelling: capitalised names (consecutive ones joined: "Dagny Wenzel"),
   acronyms, identifiers, quoted titles, and lower-case names in name-like positions ("who is quentin", "imogen's").
 """

@@ -85,14 +85,14 @@ _CHAT_HEADER = re.compile(
     r"^\s*(\[?\d{1,2}:\d{2}(:\d{2})?\s*([ap]\.?m\.?)?\]?\s*[\w.@-]+\s*:|"  # [10:42] zora:
     r"\[(slack|teams|discord|whatsapp|signal|sms|imessage|telegram)\b[^\]]*\]|"  # [Slack, #chan, ...]
     r"<?@?[\w.-]+>?\s*\(\d{1,2}:\d{2}\)\s*:|"  # zora (10:42):
-    r"#[a-z0-9][\w-]+\s*$|"  # #billing-eng  (a channel header line)
-    r"\[[^\W\d_][\w.'’-]*(?: [^\W\d_][\w.'’-]*){0,3}\]\s*\d{1,2}:\d{2}\b)",  # [Ana Reis] 9:02 AM we should ...
+    r"#[a-z0-9][\w-]+\s*$)",  # #billing-eng  (a channel header line)
     re.I,
 )
 _CHAT_NAME_TIME = re.compile(r"^\s*[A-Z][\w.'’-]*( [A-Z][\w.'’-]*){0,3}\s+\d{1,2}:\d{2}\s*([AaPp]\.?[Mm]\.?)?\s*$")
-# a line of a chat: "ana: we should ...", "[Ana Reis] we should ..." (two of them make a pasted chat)
-_SPEAKER_LINE = re.compile(
-    r"^\s*(?:@?[^\W\d_][\w.-]{1,24}( [A-Z][\w.-]{1,24})?\s*:|\[[A-ZÀ-Ž][\w.'’-]*(?: [A-ZÀ-Ž][\w.'’-]*){0,3}\])\s+\S"
+_SPEAKER_LINE = re.compile(r"^\s*@?[^\W\d_][\w.-]{1,24}( [A-Z][\w.-]{1,24})?\s*:\s+\S")
+# a line of a chat copied with its speaker in brackets: "[Ana Reis] we should ...", "[Ana Reis] 9:02 AM we should ..."
+_BRACKET_SPEAKER = re.compile(
+    r"^\s*\[([A-ZÀ-Ž][\w.'’-]*(?: [A-ZÀ-Ž][\w.'’-]*){0,3})\]\s*(\d{1,2}:\d{2}\s*(?:[AaPp]\.?[Mm]\.?)?)?\s*\S"
 )
 _SIGNATURE_NAME = re.compile(r"^\s*[A-ZÀ-Ž][\w'’.-]*(?: [A-ZÀ-Ž][\w'’.-]*){0,2}\s*$")
 _QUOTE_LINE = re.compile(r"^\s*>")
@@ -171,6 +171,17 @@ def _line_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _bracketed_chat(lines: list[str]) -> int | None:
+    """The first line of a chat copied as "[Name] words" lines, or None: a full name ("[Ana Reis]") with its time, or
+    lines of two names one of which is full; not the person's own tags ("[WIP]", "[Backend]", "[Reminder] 9:30")."""
+    found = [(i, m) for i, line in enumerate(lines) if (m := _BRACKET_SPEAKER.match(line))]
+    names = {m[1] for _, m in found}
+    full = any(" " in name for name in names)
+    if found and ((len(names) >= 2 and full) or any(m[2] and " " in m[1] for _, m in found)):
+        return found[0][0]
+    return None
+
+
 def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
     """Each line's span and whether it is the person's own words."""
     lines = _line_spans(text)
@@ -182,6 +193,9 @@ def _own_line_mask(text: str) -> list[tuple[tuple[int, int], bool]]:
     multi_line = sum(1 for a, b in lines if text[a:b].strip()) >= 3
     speakers = [i for i, (a, b) in enumerate(lines) if _SPEAKER_LINE.match(text[a:b])]
     chat_from = speakers[0] if len(speakers) >= 2 else None
+    bracketed = _bracketed_chat([text[a:b] for a, b in lines])
+    if bracketed is not None:
+        chat_from = bracketed if chat_from is None else min(chat_from, bracketed)
     yaml_run = 0
     paste_from: int | None = None
     first = next((i for i, (a, b) in enumerate(lines) if text[a:b].strip()), -1)
