@@ -113,3 +113,18 @@ def test_from_a_month_is_from_then_on_when_it_comes_sooner_than_it_was() -> None
     assert w is not None and w.start == _d(2027, 5, 1)
     w = parse_time("which invoices from january are still unpaid?", FRI_MAR).window  # January was two months ago
     assert w is not None and w.start == _d(2027, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("where are we going on june 3?", _d(2027, 6, 3)),
+        ("what are we doing on the 20th?", _d(2027, 3, 20)),
+        ("what are we doing on the 2nd?", _d(2027, 4, 2)),
+        ("where are we going for christmas?", _d(2027, 12, 25)),
+    ],
+)
+def test_a_date_or_holiday_ahead_is_the_coming_one_and_no_window(question: str, day: datetime) -> None:
+    w = parse_time(question, FRI_MAR).window
+    assert w is not None and w.start <= day < w.end
+    assert understand(question, FRI_MAR).window is None

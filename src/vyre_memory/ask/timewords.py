@@ -8,7 +8,8 @@ Guarantees:
   ``now`` ("in december" asked in March 2026 is December 2025; "on tuesday" is the last Tuesday before today;
   "before april" is before the most recent April), except in a question about what is ahead ("where are we
   going in june", "which school will she start at in september", "what are we doing on saturday"): there a bare
-  month, season or weekday is the coming one (the current month or season counts, today counts).
+  month, season, weekday, date, day of the month or holiday is the coming one (the current month or season counts,
+  today counts).
 - Open-ended windows use ``OPEN_START`` (1970-01-01) for "before X" and the end of ``now``'s day for "since X".
 - ``strength`` is "exact" (a calendar unit the question names: yesterday, on the 14th, ISO and written dates,
   in june, last week, 3 days ago) or "fuzzy" (about two months ago, late january, over the summer, recently,
@@ -228,24 +229,29 @@ def _safe_date(y: int, m: int, d: int) -> date | None:
 
 
 def _recent_day_of_month(ctx: _Ctx, day: int, months_back: int = 0) -> date | None:
+    """That day of the month: the most recent (today counts), the coming one in a question about what is ahead, or
+    that of `months_back` months ago."""
     t = ctx.today
     base = date(t.year, t.month, 1)
     if months_back:
         base = _add_months(base, -months_back)
         return _safe_date(base.year, base.month, day)
-    for back in range(0, 13):
-        b = _add_months(base, -back)
+    step = 1 if ctx.ahead else -1
+    for n in range(0, 13):
+        b = _add_months(base, step * n)
         d = _safe_date(b.year, b.month, day)
-        if d is not None and d <= t:
+        if d is not None and (d >= t if ctx.ahead else d <= t):
             return d
     return None
 
 
 def _recent_date(ctx: _Ctx, m: int, d: int) -> date | None:
+    """That date: the most recent (today counts), or the coming one in a question about what is ahead."""
     t = ctx.today
-    for y in (t.year, t.year - 1, t.year - 2, t.year - 3, t.year - 4):
+    years = (t.year, t.year + 1) if ctx.ahead else (t.year, t.year - 1, t.year - 2, t.year - 3, t.year - 4)
+    for y in years:
         x = _safe_date(y, m, d)
-        if x is not None and x <= t:
+        if x is not None and (x >= t if ctx.ahead else x <= t):
             return x
     return None
 
@@ -527,12 +533,15 @@ def _holiday_date(name: str, year: int) -> date:
 
 
 def _h_holiday(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
-    """The most recent such holiday (today counts), that day +-1: people do things around a holiday."""
+    """The most recent such holiday (today counts; the coming one in a question about what is ahead), that day +-1:
+    people do things around a holiday."""
     name = " ".join(m["h"].split())
     t = ctx.today
     day = _holiday_date(name, t.year)
-    if day > t:
+    if day > t and not ctx.ahead:
         day = _holiday_date(name, t.year - 1)
+    elif day < t and ctx.ahead:
+        day = _holiday_date(name, t.year + 1)
     return (*_day_span(ctx, day, 1, 1), "fuzzy", True)
 
 
