@@ -97,8 +97,9 @@ class RetrievalConfig:
     # that project's sessions gain this share, for a word shared with another project's name ("billing") or a list
     # read newest first (another project's newer release) may put the other project's turns first
     project_weight: float = 0.0
-    # A question asking which of a kind of tool ("which editor do i use"): the known members of the kind
-    # (read.relations.TOOL_CATEGORIES) widen the full-text search, for the turn that names one in passing
+    # A question asking which of a kind of tool ("which editor do i use", "what do we load test with"): the known
+    # members of the kind (read.relations.TOOL_CATEGORIES, WORK_TOOL_KINDS) widen the full-text search, for the turn
+    # that names one in passing
     tool_kinds: bool = False
     # A question about the person's life: the nearest of their asides (what they said of their life in passing,
     # inside a coding agent's session; read.derive.asides_of) as one more list, whether or not a rule read a fact

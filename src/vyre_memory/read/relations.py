@@ -196,11 +196,87 @@ _ASKED_CATEGORY = re.compile(
 )
 
 
+# Kinds of tool the work uses, for "what do we load test with", "which sms provider do we use", "what does the
+# service log with": the kind's well-known members, searched beside the question's words. General knowledge of
+# the trade, broad on purpose; a member that is also an everyday word ("hey", "age", "here") is left out, and so
+# is a phrase a question says of many things ("deploy", "host"). Each kind: its members, then how a question asks
+# for it (after "what"/"which" and at most two words).
+WORK_TOOL_KINDS: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = tuple(
+    (words(members), tuple(asked.split("|")))
+    for members, asked in (
+        ("k6 locust jmeter gatling vegeta artillery wrk", "load test|load tests|load tested|load testing|load-test|"
+         "loadtest|stress test|stress tested"),
+        ("slog zap zerolog logrus structlog loguru winston pino bunyan log4j log4j2 logback serilog nlog",
+         "log with|logs with|logging library|logging|logger"),
+        ("pagerduty opsgenie victorops squadcast", "page through|pages through|paged through|pages me|paging|"
+         "on-call tool|oncall tool|alerting tool"),
+        ("twilio vonage nexmo messagebird plivo sinch", "sms provider|sms gateway|sms service|sms api|"
+         "send sms with|sends our sms"),
+        ("ses sendgrid mailgun postmark mandrill sparkpost brevo mailjet", "email provider|email service|"
+         "mail provider|mail service|transactional email|sends our email|sends our emails|sends the emails"),
+        ("fcm apns onesignal pusher airship", "push notifications|push notification|push provider|push service"),
+        ("mapbox maplibre maptiler leaflet openlayers cesium", "map library|maps library|map sdk|maps sdk|"
+         "map provider|maps provider|map tiles|tile provider|basemap|map|maps"),
+        ("sentry rollbar bugsnag honeybadger raygun airbrake", "error tracking|error tracker|crash reporting|"
+         "error monitoring|error reporting"),
+        ("jenkins circleci buildkite travis teamcity woodpecker", "ci|ci system|ci provider|ci server|build server"),
+        ("kafka rabbitmq nats redpanda pulsar sqs pubsub activemq zeromq mqtt emqx mosquitto", "message broker|"
+         "message queue|message bus|event bus|broker|streaming platform"),
+        ("vault sops doppler infisical 1password bitwarden", "secrets|secrets manager|secret store|secret manager"),
+        ("conda mamba micromamba pixi venv virtualenv poetry pyenv nix direnv", "environment manager|env manager|"
+         "manages the environment|manages environments|python environment|environments"),
+        ("airflow prefect luigi snakemake nextflow argo temporal", "orchestrator|workflow manager|"
+         "workflow engine|pipeline tool|dag tool|orchestration"),
+        ("jaeger tempo zipkin honeycomb opentelemetry otel lightstep", "tracing|distributed tracing|traces"),
+        ("prometheus grafana datadog newrelic victoriametrics thanos mimir influxdb zabbix nagios", "monitoring|"
+         "metrics stack|observability"),
+        ("sqlalchemy prisma drizzle typeorm sequelize gorm sqlc diesel ecto knex kysely peewee sqlx psycopg asyncpg "
+         "pgx", "orm|db library|database library|query builder|db driver|database driver"),
+        ("launchdarkly unleash flagsmith growthbook configcat", "feature flags|feature flag|feature-flag"),
+        ("restic borg borgbackup pgbackrest barman velero wal-g rclone duplicity kopia", "backup tool|backups|backup"),
+        ("cloudflare fastly akamai cloudfront bunnycdn", "cdn"),
+        ("elasticsearch opensearch meilisearch typesense algolia solr", "search engine|search backend|search index"),
+        ("wireguard tailscale openvpn zerotier headscale", "vpn"),
+        ("ruff flake8 pylint eslint golangci-lint clippy rubocop", "linter|lint with|linting"),
+        ("black prettier gofmt rustfmt ruff", "formatter|format with|formatting"),
+        ("webpack vite esbuild rollup parcel turbopack", "bundler|bundle with"),
+        ("jira linear youtrack asana trello", "issue tracker|ticket system|ticketing|project tracker"),
+        ("stripe adyen paypal braintree mollie paddle", "payment provider|payments provider|payment processor|"
+         "payment gateway|payments|payment"),
+        ("auth0 okta keycloak cognito clerk authentik", "auth provider|identity provider|idp|sso provider|"
+         "login provider"),
+        ("celery rq sidekiq bullmq dramatiq huey", "task queue|job queue|background jobs|background job|"
+         "worker queue"),
+        ("nginx traefik envoy haproxy caddy", "reverse proxy|proxy|ingress controller|load balancer"),
+        ("redis memcached varnish", "cache|caching"),
+        ("mlflow wandb neptune comet", "experiment tracking|experiment tracker|track experiments"),
+    )
+)
+_WORK_TOOL_ASKS = sorted({a for _, asked in WORK_TOOL_KINDS for a in asked}, key=len, reverse=True)
+# a kind said in one word ("what map", "which cache") right after "what" or "which", or after "use for"; in a phrase
+# ("load test", "log with") after at most three words ("what did we load test the drill with")
+_ASKED_WORK_TOOL = re.compile(
+    r"\b(?:(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?("
+    + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS if " " in a)
+    + r")|(?:what|which)\s+("
+    + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS if " " not in a)
+    + r")|(?:use|uses|using|used)\s+for\s+(?:the\s+|our\s+)?("
+    + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS)
+    + r"))s?\b"
+)
+_WORK_TOOL_OF = {a: members for members, asked in WORK_TOOL_KINDS for a in asked}
+
+
 def category_members(question: str) -> list[str]:
-    """The known members of the kind of tool a question asks for ("which editor do i use": vim, helix, ...), so a
-    search finds the turn that names one in passing; none when it asks for no such kind."""
-    m = _ASKED_CATEGORY.search(question.lower())
-    return sorted(TOOL_CATEGORIES[CATEGORY_ALIASES[m.group(1)]]) if m else []
+    """The known members of the kind of tool a question asks for ("which editor do i use": vim, helix, ...; "what
+    do we load test with": k6, locust, ...), so a search finds the turn that names one in passing; none when it
+    asks for no such kind."""
+    low = question.lower()
+    m = _ASKED_CATEGORY.search(low)
+    if m:
+        return sorted(TOOL_CATEGORIES[CATEGORY_ALIASES[m.group(1)]])
+    w = _ASKED_WORK_TOOL.search(low)
+    return sorted(_WORK_TOOL_OF[next(g for g in w.groups() if g)]) if w else []
 
 
 HOLIDAYS: dict[str, str] = {
