@@ -13,6 +13,8 @@ from tests.ask.moments import ADMIN, SHOP, brought_by, derives_the_same, memory_
 from vyre_memory import Memory
 from vyre_memory.read.derive import DECISIONS, moments_of
 
+REVERSAL = "ADR-0009 is written: peak lag of 40 minutes, so ADR-0004 is marked superseded."
+
 
 def _history(root: Path) -> None:
     queue = session(root, SHOP, "queue", 3)
@@ -35,7 +37,12 @@ def _history(root: Path) -> None:
     admin = session(root, ADMIN, "admin", 18)
     admin.user("let's go with server-side sorting for the admin tables")
     admin.assistant("Sorting now happens in the query.")
-    home = session(root, SHOP, "home", 19)
+    later = session(root, SHOP, "queue-again", 19)
+    later.user("the order emails are lagging behind at peak, write up the move to sqs")
+    call = later.tool_use("Write", {"file_path": f"{SHOP}/docs/adr/0009-sqs.md", "content": "# ADR 0009: sqs"})
+    later.tool_result(call, "File created")
+    later.assistant(REVERSAL)
+    home = session(root, SHOP, "home", 20)
     home.user("we decided to move to the coast next year, my wife found a house. anyway, bump the queue timeout")
 
 
@@ -58,6 +65,11 @@ def test_what_was_picked_is_found_through_the_decisions_list(memory: Memory) -> 
     found = "\n".join(_decisions(memory, "what did we pick for the email queue?"))
     assert "postgres table it is" in found and "0004-email-queue.md" in found
     assert _decisions(memory, "what did we pick for the email queue?", config="hybrid-decisions") == []
+
+
+def test_the_record_that_replaced_a_choice_is_found_through_the_decisions_list(memory: Memory) -> None:
+    """The assistant's report that a record now supersedes another is a decision: "why did we drop X" finds it."""
+    assert REVERSAL in _decisions(memory, "why did we drop the postgres email queue?")
 
 
 def test_an_agent_gets_only_its_projects_decisions(memory: Memory) -> None:

@@ -11,10 +11,11 @@ finds every turn that discussed the options.
 - `decision_in(turn)`: a turn is a decision turn when one of its sentences decides (`decided`) and does not
   speak of the person's life ("we decided to move house" is no decision of the work), when the person settles a
   choice in a word ("option C it is") or reports a colleague's proposal, where a decision starts ("kofi is pushing
-  for B"), when the assistant says it recorded one ("recording the decision", "ADR 7
-  written"), or when a tool call writes or edits a decision record (a file under `adr/`, `decisions/` or
-  `rfcs/`, or named like `adr-0007.md`). Each becomes a `Moment` (`read.moments`): its time and its key text (the
-  versions it names, the project's name, the turn's opening and what its session was asked first). Only a coding
+  for B"), when the assistant says it recorded one ("recording the decision", "ADR 7 written") or that a record
+  now replaces another ("ADR 9 is written and ADR 4 is marked superseded", "adr/0015-x.md records the reversal"),
+  or when a tool call writes or edits a decision record (a file under `adr/`, `decisions/` or `rfcs/`, or named
+  like `adr-0007.md`). Each becomes a `Moment` (`read.moments`): its time and its key text (the versions it
+  names, the project's name, the turn's opening and what its session was asked first). Only a coding
   agent's sessions are read (`derive` passes those).
 
 Pure: no I/O, no clock.
@@ -153,7 +154,10 @@ def _proposes(sentence: str) -> bool:
 # the assistant says it wrote one down
 _RECORDED = re.compile(
     r"\b(?:record(?:ing|ed)? the decision|decision (?:recorded|logged|written)"
-    r"|(?:adr|rfc)[\w-]* (?:written|recorded|updated|accepted))\b",
+    r"|(?:adr|rfc)[\w-]* (?:written|recorded|updated|accepted))\b"
+    # or that a record now replaces another: "ADR-011 is written and ADR-007 is marked superseded",
+    # "`docs/adr/0015-stay-on-x.md` records the reversal"
+    r"|(?:\b(?:adr|rfc)[\s-]?\d+\b|\b(?:adrs?|decisions?|rfcs?)/[\w./-]+)[^.!?\n]{0,120}?\b(?:supersed\w*|revers(?:al|es|ing)|marks|marked)\b",
     re.I,
 )
 # a decision record: a document under adr/, decisions/ or rfcs/, or named like one ("adr-0007.md", "RFC-014-x.md")
