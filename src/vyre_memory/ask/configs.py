@@ -101,6 +101,10 @@ class RetrievalConfig:
     # members of the kind (read.relations.TOOL_CATEGORIES, WORK_TOOL_KINDS) widen the full-text search, for the turn
     # that names one in passing
     tool_kinds: bool = False
+    # A question about a value, a tool, a file, a bug or a release names an identifier in words ("max replicas",
+    # "roll back"): its adjacent words joined ("maxreplicas", "rollback") are searched as one more full-text list at
+    # this share of the full-text weight, for the turn that writes the identifier ("maxReplicas: 16")
+    compounds_share: float = 0.0
     # A question about the person's life: the nearest of their asides (what they said of their life in passing,
     # inside a coding agent's session; read.derive.asides_of) as one more list, whether or not a rule read a fact
     asides_weight: float = 0.0
@@ -260,6 +264,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         sentences_weight=0.6,
         own_life_sentences_weight=1.2,
         tool_kinds=True,
+        compounds_share=0.5,
         pasted_weight=0.6,
         project_weight=0.5,
     )
@@ -288,6 +293,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-changes": replace(_hybrid("hybrid-changes", graph=True), changes_weight=0.0),
     "hybrid-sentences": replace(_hybrid("hybrid-sentences", graph=True), sentences_weight=0.0),
     "hybrid-toolkinds": replace(_hybrid("hybrid-toolkinds", graph=True), tool_kinds=False),
+    "hybrid-compounds": replace(_hybrid("hybrid-compounds", graph=True), compounds_share=0.0),
     "hybrid-ownlifesentences": replace(_hybrid("hybrid-ownlifesentences", graph=True), own_life_sentences_weight=0.0),
     "hybrid-pasted": replace(_hybrid("hybrid-pasted", graph=True), pasted_weight=0.0),
     "hybrid-project": replace(_hybrid("hybrid-project", graph=True), project_weight=0.0),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import json
 import re
 import threading
@@ -397,6 +398,11 @@ class Retriever:
             if window:
                 windowed = self._text_search(words, scope, cfg.candidates // 2, since, until)
                 text_lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed))
+            joined = _compounds(u.terms) if cfg.compounds_share and u.qclass in _COMPOUND_CLASSES else []
+            joined = [w for w in joined if self._matches(w)]  # most joined words are no word at all
+            if joined:
+                compound = self._text_search(joined, scope, cfg.candidates // 2, None, horizon)
+                text_lists.append((cfg.bm25_weight * cfg.compounds_share, compound))
         asides_wanted = bool(cfg.asides_weight and cfg.dense and scope.personal_allowed and personal)
         asides_wanted = asides_wanted and self.embedder is not None
         context = life_context(question) if asides_wanted and cfg.life_context_share and cfg.bm25 else []
@@ -992,6 +998,18 @@ class Retriever:
 # The classes of a question that may ask what a thing of the work is or uses now ("where is the API hosted", "what
 # does the app build with"): understand's tool, place and other.
 _STATE_CLASSES = frozenset({"tool", "place", "other"})
+# the classes of question that name an identifier in words ("what's the max replicas now", "how do we roll back");
+# a decision or a part of a life is told in prose
+_COMPOUND_CLASSES = frozenset({"number", "tool", "deploy", "file", "bug", "other"})
+
+
+def _compounds(terms: Sequence[str]) -> list[str]:
+    """Each two adjacent words of a question's terms joined, as an identifier or a closed compound writes them
+    ("max replicas": "maxreplicas", matching "maxReplicas"; "roll back": "rollback")."""
+    words = [t for t in terms if t.isalpha()]
+    return list(dict.fromkeys(a + b for a, b in itertools.pairwise(words)))
+
+
 # the lists of turns a reader kept as a release, an incident or a decision: such a turn was judged already (the
 # command that deployed is the release), so it takes no prior of its kind of turn
 _JUDGED = frozenset(kind.name for kind in MOMENT_KINDS)
