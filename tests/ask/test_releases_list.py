@@ -201,3 +201,24 @@ def test_each_release_brings_what_the_assistant_said_of_it_next(tmp_path: Path) 
         alone = brought_by(memory, "releases", question, config="hybrid-releasereports")
         assert any("git tag v2.8.0" in t for t in alone)
         assert not any(t.startswith("All done") for t in alone)
+
+
+def _fixed_then_shipped(root: Path) -> None:
+    """A fix worked on in a session whose release names nothing of it, and releases elsewhere that name its words."""
+    fix = session(root, SHOP, "morning", 2)
+    fix.user("morning, a few small things today")
+    fix.assistant("Ready when you are.")
+    fix.user("the basket total is a cent off after rounding when a payment is split, look at src/basket.py")
+    fix.assistant("The split rounds each half before adding them; it now rounds the sum once. Test added.")
+    _release(fix, "2.3.1")
+    for i in range(10):  # releases whose words are the question's
+        other = session(root, SHOP, f"notes{i}", 4 + i)
+        other.user(f"write the release notes for the split payment screen, part {i}, then ship it")
+        _release(other, f"3.{i}.0")
+
+
+def test_the_release_that_shipped_a_fix_is_found_in_the_session_of_the_fix(tmp_path: Path) -> None:
+    question = "which release fixed the cent off after rounding on a split payment?"
+    for memory in memory_of(tmp_path, _fixed_then_shipped):
+        assert any("v2.3.1" in t for t in brought_by(memory, "releases", question))
+        assert not any("v2.3.1" in t for t in brought_by(memory, "releases", question, "hybrid-releasesessions"))

@@ -122,6 +122,9 @@ class RetrievalConfig:
     newest_weight: float = 1.0  # a moments list read newest first ("what's the latest release") counts this many times
     releases_limit: int = 20
     release_reports: bool = False  # ... each followed by what the assistant said next (its report of the release)
+    # "which release fixed the drift": the releases done in the sessions of this many best full-text passages (where
+    # the fix was worked on), newest first, as one more list at the releases' weight
+    release_sessions: int = 0
     # A question about a bug, an error or a failure (understand's "bug" rule): the turns that reported a problem or
     # said what caused it (read.incidents), chosen as the releases are, as one more list
     incidents_weight: float = 0.0
@@ -257,6 +260,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         releases_weight=1.0,
         newest_weight=2.0,
         release_reports=True,
+        release_sessions=5,
         incidents_weight=0.5,
         decisions_weight=1.0,
         decisions_state_share=0.6,
@@ -285,6 +289,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-convfeedback": replace(_hybrid("hybrid-convfeedback", graph=True), conversation_feedback=0),
     "hybrid-releases": replace(_hybrid("hybrid-releases", graph=True), releases_weight=0.0),
     "hybrid-releasereports": replace(_hybrid("hybrid-releasereports", graph=True), release_reports=False),
+    "hybrid-releasesessions": replace(_hybrid("hybrid-releasesessions", graph=True), release_sessions=0),
     "hybrid-bugreplies": replace(_hybrid("hybrid-bugreplies", graph=True), bug_reply_share=0.0),
     "hybrid-valuereplies": replace(_hybrid("hybrid-valuereplies", graph=True), value_reply_share=0.0),
     "hybrid-incidents": replace(_hybrid("hybrid-incidents", graph=True), incidents_weight=0.0),

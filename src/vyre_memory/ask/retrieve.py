@@ -64,6 +64,7 @@ _LAST = re.compile(
     r"\blast\b(?! (?:week|month|year|night|weekend|quarter|sprint|spring|summer|autumn|fall|winter|few|couple|\d+|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|\w+ (?:days|weeks|months))\b)"
 )
+_FIX = re.compile(r"\bfix")
 REPORT_REACH = 8  # turns after a release's last looked at for what the assistant said of it
 REPLY_REACH = 20  # turns after a typed turn looked at for the assistant's reply to it
 PROJECT_NAME_MIN = 4  # a project folder's name this long or longer is looked for in a question ("api" is not)
@@ -520,6 +521,11 @@ class Retriever:
                     limit=limit,
                     fill=fill,
                 )
+                if of_kind is RELEASES and cfg.release_sessions and not newest_first and _fix_asked(u, question):
+                    # the release that shipped a fix is done where the fix was worked on
+                    best = [pid for pid, _ in searched[0][: cfg.release_sessions]] if cfg.bm25 else []
+                    ids = self.store.passage_ids_for_turns(self._releases_in(best, found, horizon), scope)
+                    lists.append((weight, [(pid, 1.0) for pid in ids], of_kind.name))
                 if of_kind is RELEASES and cfg.release_reports:
                     found_moments = self._with_reports(found_moments)
                 ids = self.store.passage_ids_for_turns(found_moments, scope)
@@ -657,6 +663,18 @@ class Retriever:
             self._projects = (version, frozenset(n for n in names if len(n) >= PROJECT_NAME_MIN))
         low = question.lower()
         return frozenset(n for n in self._projects[1] if _name_pattern(n, any_case=False).search(low))
+
+    def _releases_in(
+        self, pids: list[int], found: dict[int, PassageRow], horizon: str, limit: int = 6
+    ) -> list[tuple[str, int]]:
+        """The turns of the releases (`RELEASES`) done before `horizon` in the sessions of passages `pids` (best
+        first): the best passage's session first, newest first within a session, at most `limit`."""
+        rows = {pid: found[pid] for pid in pids if pid in found}
+        rows.update(self.store.passages_by_id([pid for pid in pids if pid not in found]))
+        sessions = list(dict.fromkeys(rows[pid].session for pid in pids if pid in rows))
+        newest = list(reversed(self._moments(RELEASES).moments))
+        done = (m for s in sessions for m in newest if m.session == s and (m.ts or "") <= horizon)
+        return list(itertools.islice(((m.session, seq) for m in done for seq in m.seqs), limit))
 
     def _with_reports(self, turns: list[tuple[str, int]]) -> list[tuple[str, int]]:
         """`turns` (a moments list's, best first) with, after each run of one session's turns in order (a moment's: a
@@ -1001,6 +1019,12 @@ _STATE_CLASSES = frozenset({"tool", "place", "other"})
 # the classes of question that name an identifier in words ("what's the max replicas now", "how do we roll back");
 # a decision or a part of a life is told in prose
 _COMPOUND_CLASSES = frozenset({"number", "tool", "deploy", "file", "bug", "other"})
+
+
+def _fix_asked(u: Understanding, question: str) -> bool:
+    """Whether a question asks about a fix or a problem ("which release fixed the drift", "why did the deploy go
+    wrong")."""
+    return u.about_incident or _FIX.search(question.lower()) is not None
 
 
 def _compounds(terms: Sequence[str]) -> list[str]:
