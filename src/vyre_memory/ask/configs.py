@@ -103,7 +103,8 @@ class RetrievalConfig:
     tool_kinds: bool = False
     # A question about a value, a tool, a file, a bug or a release names an identifier in words ("max replicas",
     # "roll back"): its adjacent words joined ("maxreplicas", "rollback") are searched as one more full-text list at
-    # this share of the full-text weight, for the turn that writes the identifier ("maxReplicas: 16")
+    # this share of the full-text list's weight, for the turn that writes the identifier ("maxReplicas: 16"); not for
+    # a question about the person's life
     compounds_share: float = 0.0
     # A question about the person's life: the nearest of their asides (what they said of their life in passing,
     # inside a coding agent's session; read.derive.asides_of) as one more list, whether or not a rule read a fact
@@ -123,7 +124,8 @@ class RetrievalConfig:
     releases_limit: int = 20
     release_reports: bool = False  # ... each followed by what the assistant said next (its report of the release)
     # "which release fixed the drift": the releases done in the sessions of this many best full-text passages (where
-    # the fix was worked on), newest first, as one more list at the releases' weight
+    # the fix was worked on; the best one's session first, newest first within it), one more list at the releases'
+    # weight
     release_sessions: int = 0
     # A question about a bug, an error or a failure (understand's "bug" rule): the turns that reported a problem or
     # said what caused it (read.incidents), chosen as the releases are, as one more list

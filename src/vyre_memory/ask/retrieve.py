@@ -64,7 +64,7 @@ _LAST = re.compile(
     r"\blast\b(?! (?:week|month|year|night|weekend|quarter|sprint|spring|summer|autumn|fall|winter|few|couple|\d+|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|\w+ (?:days|weeks|months))\b)"
 )
-_FIX = re.compile(r"\bfix")
+_FIX = re.compile(r"\b(?:hot|bug)?fix(?:es|ed|ing)?\b|\bpatch(?:ed|es)?\b|\bresolved\b")
 REPORT_REACH = 8  # turns after a release's last looked at for what the assistant said of it
 REPLY_REACH = 20  # turns after a typed turn looked at for the assistant's reply to it
 PROJECT_NAME_MIN = 4  # a project folder's name this long or longer is looked for in a question ("api" is not)
@@ -399,11 +399,11 @@ class Retriever:
             if window:
                 windowed = self._text_search(words, scope, cfg.candidates // 2, since, until)
                 text_lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed))
-            joined = _compounds(u.terms) if cfg.compounds_share and u.qclass in _COMPOUND_CLASSES else []
-            joined = [w for w in joined if self._matches(w)]  # most joined words are no word at all
+            compounded = cfg.compounds_share and u.qclass in _COMPOUND_CLASSES and not personal
+            joined = [w for w in _compounds(u.terms) if self._matches(w)] if compounded else []  # most are no word
             if joined:
                 compound = self._text_search(joined, scope, cfg.candidates // 2, None, horizon)
-                text_lists.append((cfg.bm25_weight * cfg.compounds_share, compound))
+                text_lists.append((cfg.bm25_weight * outside * cfg.compounds_share, compound))
         asides_wanted = bool(cfg.asides_weight and cfg.dense and scope.personal_allowed and personal)
         asides_wanted = asides_wanted and self.embedder is not None
         context = life_context(question) if asides_wanted and cfg.life_context_share and cfg.bm25 else []
@@ -524,7 +524,8 @@ class Retriever:
                 if of_kind is RELEASES and cfg.release_sessions and not newest_first and _fix_asked(u, question):
                     # the release that shipped a fix is done where the fix was worked on
                     best = [pid for pid, _ in searched[0][: cfg.release_sessions]] if cfg.bm25 else []
-                    ids = self.store.passage_ids_for_turns(self._releases_in(best, found, horizon), scope)
+                    in_sessions = self._releases_in(best, found, since, until or horizon)
+                    ids = self.store.passage_ids_for_turns(in_sessions, scope)
                     lists.append((weight, [(pid, 1.0) for pid in ids], of_kind.name))
                 if of_kind is RELEASES and cfg.release_reports:
                     found_moments = self._with_reports(found_moments)
@@ -573,8 +574,7 @@ class Retriever:
                 via.setdefault(pid, set()).add(name)
         if not fused:
             return []
-        rows = {pid: found[pid] for pid in fused if pid in found}
-        rows.update(self.store.passages_by_id([pid for pid in fused if pid not in found]))
+        rows = self._rows(list(fused), found)
         if cfg.neighbor_weight:
             # A turn next to a strong candidate shares some of its score: an answer is often the line
             # before or after the one that repeats the question's words.
@@ -664,16 +664,21 @@ class Retriever:
         low = question.lower()
         return frozenset(n for n in self._projects[1] if _name_pattern(n, any_case=False).search(low))
 
-    def _releases_in(
-        self, pids: list[int], found: dict[int, PassageRow], horizon: str, limit: int = 6
-    ) -> list[tuple[str, int]]:
-        """The turns of the releases (`RELEASES`) done before `horizon` in the sessions of passages `pids` (best
-        first): the best passage's session first, newest first within a session, at most `limit`."""
+    def _rows(self, pids: list[int], found: dict[int, PassageRow]) -> dict[int, PassageRow]:
+        """The rows of passages `pids`: those in `found`, the others read."""
         rows = {pid: found[pid] for pid in pids if pid in found}
         rows.update(self.store.passages_by_id([pid for pid in pids if pid not in found]))
+        return rows
+
+    def _releases_in(
+        self, pids: list[int], found: dict[int, PassageRow], since: str | None, until: str, limit: int = 6
+    ) -> list[tuple[str, int]]:
+        """The turns of the releases (`RELEASES`) done in [`since`, `until`) in the sessions of passages `pids` (best
+        first): the best passage's session first, newest first within a session, at most `limit`."""
+        rows = self._rows(pids, found)
         sessions = list(dict.fromkeys(rows[pid].session for pid in pids if pid in rows))
         newest = list(reversed(self._moments(RELEASES).moments))
-        done = (m for s in sessions for m in newest if m.session == s and (m.ts or "") <= horizon)
+        done = (m for s in sessions for m in newest if m.session == s and (since or "") <= (m.ts or "") < until)
         return list(itertools.islice(((m.session, seq) for m in done for seq in m.seqs), limit))
 
     def _with_reports(self, turns: list[tuple[str, int]]) -> list[tuple[str, int]]:

@@ -311,9 +311,6 @@ _CURRENT = re.compile(
     r"\b(?:now|currently|current|these days|nowadays|latest|still|at the moment|right now|"
     r"at present|presently|newest|most recent|anymore|any more)\b"
 )
-# "right now" and "at the moment" as typed at the end of a question ("pool size rn?", "who's on call atm"); elsewhere
-# "rn" may name a thing ("which rn version")
-_NOW_TYPED = re.compile(r"\s(?:rn|atm)\W*$")
 _ABOUT_USER = re.compile(
     r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|i'm|i've|i'd|i'll|we're|we've|"
     r"we'd|we'll|the user|the user's)\b"
@@ -604,9 +601,6 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         named = (w for a, b in parsed.spans for w in re.findall(r"[a-z]+", text[a:b].lower()) if w in TIME_NAMES)
         stripped = " ".join([stripped, *named])
     low = _norm(text)
-    typed_now = _NOW_TYPED.search(stripped.lower())
-    if typed_now:
-        stripped = stripped[: typed_now.start()]
     return Understanding(
         question=question,
         window=window,
@@ -614,7 +608,7 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         qclass=classify(text),
         terms=_terms(stripped),
         entities=_entities(stripped),
-        wants_current=bool(_CURRENT.search(low) or typed_now),
+        wants_current=bool(_CURRENT.search(low)),
         about_user=bool(_ABOUT_USER.search(low)),
         time_blocked=parsed.blocked,
         about_release=_RULE["deploy"].search(low) is not None,

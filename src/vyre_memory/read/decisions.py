@@ -157,7 +157,8 @@ _RECORDED = re.compile(
     r"|(?:adr|rfc)[\w-]* (?:written|recorded|updated|accepted))\b"
     # or that a record now replaces another: "ADR-011 is written and ADR-007 is marked superseded",
     # "`docs/adr/0015-stay-on-x.md` records the reversal"
-    r"|(?:\b(?:adr|rfc)[\s-]?\d+\b|\b(?:adrs?|decisions?|rfcs?)/[\w./-]+)[^.!?\n]{0,120}?\b(?:supersed\w*|revers(?:al|es|ing)|marks|marked)\b",
+    r"|(?:\badr[\s-]?\d+\b|\b(?:adrs?|decisions?|rfcs?)/[\w./-]*\.(?:md|markdown|rst|adoc|txt)\b)[^!?\n]{0,120}?"
+    r"\b(?:supersed\w*|reversal)\b",
     re.I,
 )
 # a decision record: a document under adr/, decisions/ or rfcs/, or named like one ("adr-0007.md", "RFC-014-x.md")

@@ -198,17 +198,17 @@ _ASKED_CATEGORY = re.compile(
 
 # Kinds of tool the work uses, for "what do we load test with", "which sms provider do we use", "what does the
 # service log with": the kind's well-known members, searched beside the question's words. General knowledge of
-# the trade, broad on purpose; a member that is also an everyday word ("hey", "age", "here") is left out, and so
-# is a phrase a question says of many things ("deploy", "host"). Each kind: its members, then how a question asks
-# for it (after "what"/"which" and at most two words).
+# the trade, broad on purpose; a member that is mostly an everyday word ("hey", "linear", "black", "tempo") is left
+# out, and so is a way of asking that a question says of many things ("deploy", "payment", "environments",
+# "broker", "proxy"). Each kind: its members, then how a question asks for it (`_ASKED_WORK_TOOL`).
 WORK_TOOL_KINDS: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = tuple(
     (words(members), tuple(asked.split("|")))
     for members, asked in (
         ("k6 locust jmeter gatling vegeta artillery wrk", "load test|load tests|load tested|load testing|load-test|"
-         "loadtest|stress test|stress tested"),
-        ("slog zap zerolog logrus structlog loguru winston pino bunyan log4j log4j2 logback serilog nlog",
-         "log with|logs with|logging library|logging|logger"),
-        ("pagerduty opsgenie victorops squadcast", "page through|pages through|paged through|pages me|paging|"
+         "stress test|stress tested"),
+        ("slog zerolog logrus structlog loguru winston pino bunyan log4j log4j2 logback serilog nlog",
+         "log with|logs with|logging library|logger"),
+        ("pagerduty opsgenie victorops squadcast", "page through|pages through|paged through|pages me|"
          "on-call tool|oncall tool|alerting tool"),
         ("twilio vonage nexmo messagebird plivo sinch", "sms provider|sms gateway|sms service|sms api|"
          "send sms with|sends our sms"),
@@ -216,50 +216,50 @@ WORK_TOOL_KINDS: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = tuple(
          "mail provider|mail service|transactional email|sends our email|sends our emails|sends the emails"),
         ("fcm apns onesignal pusher airship", "push notifications|push notification|push provider|push service"),
         ("mapbox maplibre maptiler leaflet openlayers cesium", "map library|maps library|map sdk|maps sdk|"
-         "map provider|maps provider|map tiles|tile provider|basemap|map|maps"),
+         "map provider|maps provider|map tiles|tile provider|basemap|map"),
         ("sentry rollbar bugsnag honeybadger raygun airbrake", "error tracking|error tracker|crash reporting|"
          "error monitoring|error reporting"),
         ("jenkins circleci buildkite travis teamcity woodpecker", "ci|ci system|ci provider|ci server|build server"),
         ("kafka rabbitmq nats redpanda pulsar sqs pubsub activemq zeromq mqtt emqx mosquitto", "message broker|"
-         "message queue|message bus|event bus|broker|streaming platform"),
+         "message queue|message bus|event bus|streaming platform"),
         ("vault sops doppler infisical 1password bitwarden", "secrets|secrets manager|secret store|secret manager"),
         ("conda mamba micromamba pixi venv virtualenv poetry pyenv nix direnv", "environment manager|env manager|"
-         "manages the environment|manages environments|python environment|environments"),
-        ("airflow prefect luigi snakemake nextflow argo temporal", "orchestrator|workflow manager|"
-         "workflow engine|pipeline tool|dag tool|orchestration"),
-        ("jaeger tempo zipkin honeycomb opentelemetry otel lightstep", "tracing|distributed tracing|traces"),
+         "manages the environment|manages environments|python environment"),
+        ("airflow prefect luigi snakemake nextflow argo", "orchestrator|workflow manager|workflow engine|"
+         "pipeline tool|dag tool|orchestration"),
+        ("jaeger zipkin honeycomb opentelemetry otel lightstep", "tracing|distributed tracing|traces"),
         ("prometheus grafana datadog newrelic victoriametrics thanos mimir influxdb zabbix nagios", "monitoring|"
          "metrics stack|observability"),
-        ("sqlalchemy prisma drizzle typeorm sequelize gorm sqlc diesel ecto knex kysely peewee sqlx psycopg asyncpg "
-         "pgx", "orm|db library|database library|query builder|db driver|database driver"),
+        ("sqlalchemy prisma typeorm sequelize gorm sqlc diesel ecto knex kysely peewee sqlx psycopg asyncpg pgx",
+         "orm|db library|database library|query builder|db driver|database driver"),
         ("launchdarkly unleash flagsmith growthbook configcat", "feature flags|feature flag|feature-flag"),
         ("restic borg borgbackup pgbackrest barman velero wal-g rclone duplicity kopia", "backup tool|backups|backup"),
         ("cloudflare fastly akamai cloudfront bunnycdn", "cdn"),
         ("elasticsearch opensearch meilisearch typesense algolia solr", "search engine|search backend|search index"),
         ("wireguard tailscale openvpn zerotier headscale", "vpn"),
         ("ruff flake8 pylint eslint golangci-lint clippy rubocop", "linter|lint with|linting"),
-        ("black prettier gofmt rustfmt ruff", "formatter|format with|formatting"),
-        ("webpack vite esbuild rollup parcel turbopack", "bundler|bundle with"),
-        ("jira linear youtrack asana trello", "issue tracker|ticket system|ticketing|project tracker"),
-        ("stripe adyen paypal braintree mollie paddle", "payment provider|payments provider|payment processor|"
-         "payment gateway|payments|payment"),
-        ("auth0 okta keycloak cognito clerk authentik", "auth provider|identity provider|idp|sso provider|"
-         "login provider"),
+        ("prettier gofmt rustfmt ruff yapf autopep8", "formatter|format with|formatting"),
+        ("webpack vite esbuild turbopack", "bundler|bundle with"),
+        ("jira youtrack asana trello", "issue tracker|ticket system|ticketing|project tracker"),
+        ("stripe adyen paypal braintree mollie", "payment provider|payments provider|payment processor|"
+         "payment gateway"),
+        ("auth0 okta keycloak cognito authentik", "auth provider|identity provider|idp|sso provider|login provider"),
         ("celery rq sidekiq bullmq dramatiq huey", "task queue|job queue|background jobs|background job|"
          "worker queue"),
-        ("nginx traefik envoy haproxy caddy", "reverse proxy|proxy|ingress controller|load balancer"),
+        ("nginx traefik envoy haproxy caddy", "reverse proxy|ingress controller"),
         ("redis memcached varnish", "cache|caching"),
-        ("mlflow wandb neptune comet", "experiment tracking|experiment tracker|track experiments"),
+        ("mlflow wandb neptune", "experiment tracking|experiment tracker|track experiments"),
     )
 )
 _WORK_TOOL_ASKS = sorted({a for _, asked in WORK_TOOL_KINDS for a in asked}, key=len, reverse=True)
+_PHRASE = re.compile(r"[\s-]")
 # a kind said in one word ("what map", "which cache") right after "what" or "which", or after "use for"; in a phrase
-# ("load test", "log with") after at most three words ("what did we load test the drill with")
+# ("load test", "load-test", "log with") after at most three words ("what did we load test the drill with")
 _ASKED_WORK_TOOL = re.compile(
     r"\b(?:(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?("
-    + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS if " " in a)
+    + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS if _PHRASE.search(a))
     + r")|(?:what|which)\s+("
-    + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS if " " not in a)
+    + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS if not _PHRASE.search(a))
     + r")|(?:use|uses|using|used)\s+for\s+(?:the\s+|our\s+)?("
     + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS)
     + r"))s?\b"
