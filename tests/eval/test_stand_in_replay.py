@@ -21,10 +21,13 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replay"
 # Recorded again in session 17, when the sentences' list changed what retrieval gives (one more abstention on each
 # world than the session 16 recordings, 0.955 and 0.975; none confident wrong). Recorded again in session 22 (the
 # who-said reranks, a value's trailing clause cut): 0.978 and 0.975, none confident wrong. Recorded again in session 23
-# (the reranks of questions naming a project, then their answers and checks): 0.978 and 0.975 again.
+# (the reranks of questions naming a project, then their answers and checks): 0.978 and 0.975 again. Recorded again
+# in session 25 (the new tool-kind, decision, compound and release lists change what 30 + 21 + 14 + 2 requests read):
+# 0.967 and 0.988, none confident wrong (open: the stand-in answered "what did dmitri want for money storage", a
+# who-said question, with the option and no name, and the run says "Not sure.").
 RECORDED = {
-    "open": {"accuracy": 0.977, "confident_wrong": 0, "ungrounded": 0},
-    "open2": {"accuracy": 0.975, "confident_wrong": 0, "ungrounded": 0},
+    "open": {"accuracy": 0.966, "confident_wrong": 0, "ungrounded": 0},
+    "open2": {"accuracy": 0.987, "confident_wrong": 0, "ungrounded": 0},
 }
 
 
