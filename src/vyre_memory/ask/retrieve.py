@@ -676,9 +676,10 @@ class Retriever:
         """The turns of the releases (`RELEASES`) done in [`since`, `until`) in the sessions of passages `pids` (best
         first): the best passage's session first, newest first within a session, at most `limit`."""
         rows = self._rows(pids, found)
-        sessions = list(dict.fromkeys(rows[pid].session for pid in pids if pid in rows))
-        newest = list(reversed(self._moments(RELEASES).moments))
-        done = (m for s in sessions for m in newest if m.session == s and (since or "") <= (m.ts or "") < until)
+        order = {s: i for i, s in enumerate(dict.fromkeys(rows[pid].session for pid in pids if pid in rows))}
+        moments = self._moments(RELEASES).moments  # oldest first: read once, newest first
+        done = [m for m in reversed(moments) if m.session in order and (since or "") <= (m.ts or "") < until]
+        done.sort(key=lambda m: order[m.session])  # stable: newest first within a session
         return list(itertools.islice(((m.session, seq) for m in done for seq in m.seqs), limit))
 
     def _with_reports(self, turns: list[tuple[str, int]]) -> list[tuple[str, int]]:
