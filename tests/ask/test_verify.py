@@ -57,14 +57,19 @@ def test_second_look_is_for_people_and_relations_only(qclass: str, answer: str |
 
 def test_agreement_is_a_clear_yes() -> None:
     result = verify(
-        "how do i know gus", "a neighbour", CITED, FakeModel([verdict(True)], cost_usd=0.0004), timeout_s=0.7
+        "how do i know gus", "a neighbour", CITED, FakeModel([verdict(True)], cost_usd=0.0004), now=NOW, timeout_s=0.7
     )
     assert (result.agrees, result.reason, result.cost_usd) == (True, "the user says so", 0.0004)
 
 
 def test_disagreement_carries_the_reason() -> None:
     result = verify(
-        "who is gus", "your brother", CITED, FakeModel([verdict(False, "'basically family' is not kin")]), timeout_s=0.7
+        "who is gus",
+        "your brother",
+        CITED,
+        FakeModel([verdict(False, "'basically family' is not kin")]),
+        now=NOW,
+        timeout_s=0.7,
     )
     assert (result.agrees, result.reason) == (False, "'basically family' is not kin")
 
@@ -80,14 +85,14 @@ def test_disagreement_carries_the_reason() -> None:
     ],
 )
 def test_anything_short_of_a_clear_yes_is_a_disagreement(script: str | BaseException, reason: str) -> None:
-    result = verify("who is gus", "a neighbour", CITED, FakeModel([script]), timeout_s=0.7)
+    result = verify("who is gus", "a neighbour", CITED, FakeModel([script]), now=NOW, timeout_s=0.7)
     assert (result.agrees, result.reason) == (False, reason)
 
 
 def test_no_backend_or_nothing_cited_disagrees_without_a_call() -> None:
     model = FakeModel([])
-    assert verify("who is gus", "a neighbour", CITED, None, timeout_s=0.7).agrees is False
-    assert verify("who is gus", "a neighbour", [], model, timeout_s=0.7).reason == "nothing cited to verify"
+    assert verify("who is gus", "a neighbour", CITED, None, now=NOW, timeout_s=0.7).agrees is False
+    assert verify("who is gus", "a neighbour", [], model, now=NOW, timeout_s=0.7).reason == "nothing cited to verify"
     assert model.requests == []
 
 
@@ -97,14 +102,14 @@ def test_slow_verify_disagrees_within_the_budget() -> None:
         return verdict(True)
 
     start = time.perf_counter()
-    result = verify("who is gus", "a neighbour", CITED, FunctionModel(hang), timeout_s=0.2)
+    result = verify("who is gus", "a neighbour", CITED, FunctionModel(hang), now=NOW, timeout_s=0.2)
     assert time.perf_counter() - start < 0.2 + GRACE_S + 0.3
     assert (result.agrees, result.reason) == (False, "model timeout")
 
 
 def test_request_is_strict_shows_short_ids_and_no_uuid() -> None:
     model = FakeModel([verdict(True)])
-    verify("who is gus", "a neighbour", CITED, model, timeout_s=0.7)
+    verify("who is gus", "a neighbour", CITED, model, now=NOW, timeout_s=0.7)
     req = model.requests[0]
     shown = render_user_prompt(req) + req.system
     assert UUID_RE.search(shown) is None
@@ -116,16 +121,25 @@ def test_request_is_strict_shows_short_ids_and_no_uuid() -> None:
     assert 0 < req.max_tokens <= 300
 
 
+def test_request_carries_the_day_the_question_is_asked() -> None:
+    """'was that before the move two months ago' is read against the asking day, not against nothing."""
+    model = FakeModel([verdict(True), verdict(True)])
+    verify("who is gus", "a neighbour", CITED, model, now=NOW, timeout_s=0.7)
+    verify("who is gus", "a neighbour", CITED, model, now=NOW.replace(day=29), timeout_s=0.7)
+    assert "Asked on: 2026-09-30 (Wednesday)\nQuestion: who is gus" in model.requests[0].prompt
+    assert request_key(model.requests[0], "fake") != request_key(model.requests[1], "fake")
+
+
 def test_same_inputs_give_the_same_request_key() -> None:
     a, b = FakeModel([verdict(True)]), FakeModel([verdict(True)])
-    verify("who is gus", "a neighbour", CITED, a, timeout_s=0.7)
-    verify("who is gus", "a neighbour", CITED, b, timeout_s=0.7)
+    verify("who is gus", "a neighbour", CITED, a, now=NOW, timeout_s=0.7)
+    verify("who is gus", "a neighbour", CITED, b, now=NOW.replace(hour=17), timeout_s=0.7)
     assert request_key(a.requests[0], "fake") == request_key(b.requests[0], "fake")
 
 
 def test_a_real_model_call_under_tests_is_not_swallowed() -> None:
     with pytest.raises(ModelCallsForbidden):
-        verify("who is gus", "a neighbour", CITED, FakeModel([ModelCallsForbidden("off")]), timeout_s=0.7)
+        verify("who is gus", "a neighbour", CITED, FakeModel([ModelCallsForbidden("off")]), now=NOW, timeout_s=0.7)
 
 
 # -- the code trust rule: who someone is to the person, only as the person's own words say it -------------------
@@ -214,8 +228,8 @@ def test_a_changing_value_is_checked_against_the_newer_passages_read() -> None:
     question = "what version is the reporting api on now"
     later = _later(question, understand(question, NOW), [old], [old, new, other])
     assert later == [new]  # newer and about the question; the unrelated newer passage is not shown
-    req = verify_prompt.request(question, "3.2.0", [old], timeout_s=0.7, later=later)
+    req = verify_prompt.request(question, "3.2.0", [old], now=NOW, timeout_s=0.7, later=later)
     assert "Later passages about the same question" in req.prompt and "[2]" in req.prompt and "3.4.1" in req.prompt
     model = FakeModel([verdict(False, "a later passage says 3.4.1")])
-    assert not verify(question, "3.2.0", [old], model, timeout_s=0.7, later=later).agrees
+    assert not verify(question, "3.2.0", [old], model, now=NOW, timeout_s=0.7, later=later).agrees
     assert _later("why did the export fail", understand("why did the export fail", NOW), [old], [old, new]) == []

@@ -172,7 +172,7 @@ class Pipeline:
         if rerank_backend is not None and len(passages) > 8:
             from .rerank import rerank
 
-            rr = rerank(question, passages, rerank_backend, keep=8, timeout_s=BUDGETS_S["rerank"])
+            rr = rerank(question, passages, rerank_backend, now=now, keep=8, timeout_s=BUDGETS_S["rerank"])
             chosen = {p.id for p in rr.passages}  # with a budget, retrieval's order follows the reranked eight
             rest = [p for p in passages if p.id not in chosen] if budget else []
             passages, cost = list(rr.passages) + rest, cost + rr.cost_usd
@@ -242,6 +242,7 @@ class Pipeline:
                     answer,
                     cite,
                     verify_backend,
+                    now=now,
                     timeout_s=BUDGETS_S["second_look"],
                     user_name=self.memory.config.user_name,
                     later=later,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
@@ -50,11 +51,12 @@ def rerank(
     passages: list[Passage],
     backend: ModelBackend | None,
     *,
+    now: datetime,
     keep: int = KEEP,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     model: str = "",
 ) -> RerankResult:
-    """The best `keep` of `passages` for `question`, in the model's order when it gives one."""
+    """The best `keep` of `passages` for `question` asked on `now`'s day, in the model's order when it gives one."""
     start = time.perf_counter()
 
     def done(ordered: Sequence[Passage], used: bool, cost: float = 0.0, error: str | None = None) -> RerankResult:
@@ -63,7 +65,7 @@ def rerank(
     if backend is None or len(passages) <= keep:
         return done(passages, False)
     head, tail = passages[: prompt.MAX_PASSAGES], passages[prompt.MAX_PASSAGES :]
-    req = prompt.request(question, head, timeout_s=timeout_s, model=model)
+    req = prompt.request(question, head, now=now, timeout_s=timeout_s, model=model)
     try:
         response = complete(backend, req)
     except ModelCallsForbidden:

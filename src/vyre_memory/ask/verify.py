@@ -22,6 +22,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from vyre_memory.contract import TYPED, Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
@@ -79,6 +80,7 @@ def verify(
     cited: Sequence[Passage],
     backend: ModelBackend | None,
     *,
+    now: datetime,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     model: str = "",
     user_name: str = "",
@@ -95,7 +97,9 @@ def verify(
         return done(False, "no model for the second look")
     if not cited:
         return done(False, "nothing cited to verify")
-    req = prompt.request(question, answer, cited, timeout_s=timeout_s, model=model, user_name=user_name, later=later)
+    req = prompt.request(
+        question, answer, cited, now=now, timeout_s=timeout_s, model=model, user_name=user_name, later=later
+    )
     try:
         response = complete(backend, req)
     except ModelCallsForbidden:

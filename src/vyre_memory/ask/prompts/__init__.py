@@ -11,11 +11,12 @@ Guarantees:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from vyre_memory.contract import Passage
 from vyre_memory.text import parse_ts
 
-__all__ = ["excerpt", "passage_date", "project_of", "render_passages", "speaker_label"]
+__all__ = ["asked_on", "excerpt", "passage_date", "project_of", "render_passages", "speaker_label"]
 
 _KIND_LABELS = {
     "typed": "the user's own words",
@@ -45,6 +46,12 @@ def passage_date(ts: str | None) -> str:
     """'2026-08-04 (Tuesday)' from an ISO time, or '' when there is none or it does not parse."""
     when = parse_ts(ts)
     return f"{when:%Y-%m-%d} ({when:%A})" if when else ""
+
+
+def asked_on(now: datetime) -> str:
+    """'Asked on: 2026-08-04 (Tuesday)\n': the day a question is asked (only the day, so a question asked twice in a
+    day is one request key), for the time words of the question and the dates of the passages."""
+    return f"Asked on: {now:%Y-%m-%d} ({now:%A})\n"
 
 
 def project_of(cwd: str | None) -> str:

@@ -21,7 +21,7 @@ from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelOutputError
 from vyre_memory.models.base import ModelRequest, parse_json_output
 
-from . import render_passages
+from . import asked_on, render_passages
 
 __all__ = ["JSON_SCHEMA", "MAX_TOKENS", "NAME", "VERSION", "AnswerOutput", "parse", "request", "retry_request"]
 
@@ -90,7 +90,7 @@ class AnswerOutput:
 def _prompt(question: str, passages: Sequence[Passage], now: datetime, qclass: str, user_name: str) -> str:
     who = f"The user: {' '.join(user_name.split())}\n" if user_name.strip() else ""
     return (
-        f"{who}Asked on: {now:%Y-%m-%d} ({now:%A})\n"
+        f"{who}{asked_on(now)}"
         f"Kind of question: {qclass}\n"
         f"Question: {' '.join(question.split())}\n\n"
         f"Passages:\n{render_passages(passages, chars=EXCERPT_CHARS)}"

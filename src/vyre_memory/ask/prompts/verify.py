@@ -1,4 +1,5 @@
-"""The verify prompt (the second look): does what the cited turns say support this answer, strictly?
+"""The verify prompt (the second look): does what the cited turns say support this answer, strictly, on the day the
+question is asked?
 
 Guarantees:
 - `request(...)` is pure and shows the cited passages by short ids 1..N only, never session ids or uuids;
@@ -12,18 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelOutputError
 from vyre_memory.models.base import ModelRequest, parse_json_output
 
-from . import render_passages
+from . import asked_on, render_passages
 
 __all__ = ["JSON_SCHEMA", "MAX_TOKENS", "NAME", "VERSION", "VerifyOutput", "parse", "request"]
 
 NAME = "verify"
-VERSION = "2"
+VERSION = "3"
 MAX_TOKENS = 200
 EXCERPT_CHARS = 1200
 
@@ -63,6 +65,7 @@ def request(
     answer: str,
     cited: Sequence[Passage],
     *,
+    now: datetime,
     timeout_s: float,
     model: str = "",
     user_name: str = "",
@@ -83,7 +86,7 @@ def request(
         prompt_version=VERSION,
         system=SYSTEM,
         prompt=(
-            f"{who}Question: {' '.join(question.split())}\n"
+            f"{who}{asked_on(now)}Question: {' '.join(question.split())}\n"
             f"Answer: {' '.join(answer.split())}\n\n"
             f"Cited passages:\n{render_passages(cited, chars=EXCERPT_CHARS)}{newer}"
         ),
