@@ -265,4 +265,7 @@ def test_the_words_said_around_a_part_of_a_life_find_the_aside_that_never_names_
 def test_life_context_is_called_by_the_words_of_a_question_only() -> None:
     assert "date" in life_context("what's my girlfriend's name?")
     assert "lease" in life_context("where do i live now")
+    assert "date" in life_context("who am i seeing these days")
+    assert "turned" in life_context("when's my birthday")  # "turned 31 today"
+    assert "dealership" in life_context("how much did the new truck cost me")
     assert life_context("what's the hub's ip address") == life_context("which test is red?") == []

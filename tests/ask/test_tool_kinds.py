@@ -55,6 +55,8 @@ def test_asking_for_a_kind_finds_the_turn_naming_one(
 def test_only_a_question_asking_for_a_kind_names_members() -> None:
     assert "helix" in category_members("what text editor am i on these days")
     assert "zsh" in category_members("which shell do i use")
+    assert "colemak" in category_members("what keyboard layout am i typing on")
+    assert category_members("which layout did the dashboard get") == []
     assert category_members("what did we change in the editor page") == []
     assert category_members("what's my wife's name") == []
 

@@ -156,6 +156,8 @@ def test_relative_to_an_event_is_no_window(question: str) -> None:
         "which version of spring boot do we use",
         "who pushed for it in the first place",
         "when did we last deploy",
+        "why was the webhook retried on a sunday morning",  # some sunday, not the last one
+        "what runs every friday night",
     ],
 )
 def test_no_time_words_no_window(question: str) -> None:
@@ -215,7 +217,13 @@ def test_naive_now_is_utc() -> None:
         ("what version shipped the idempotency fix", "deploy"),
         ("latest app version?", "deploy"),
         ("current api version on prod", "deploy"),
+        ("what's the newest driver app version in production?", "deploy"),
+        ("which version is live on prod", "deploy"),
+        ("what is the node version", "other"),
+        ("does the latest react native version support hermes", "other"),  # a dependency's version
+        ("how did we push the build time down", "other"),
         ("what did we roll back yesterday?", "deploy"),
+        ("when did we last push a game build to the store", "deploy"),
         ("why did the first v2.47.0 deploy attempt fail", "deploy"),
         ("when is my wife's birthday", "date"),
         ("when did we move into the new house", "date"),

@@ -81,6 +81,10 @@ def test_prose_loses_only_what_speaks_of_a_life() -> None:
         "what day did we move into the new place",
         "what car do we have now",
         "how much did the house cost us",
+        "who am i seeing these days",  # a partner not named as one: never an agent's to read
+        "is the user dating anyone",
+        "what truck did i end up buying",
+        "what was i driving back then",
     ],
 )
 def test_questions_about_the_persons_life(question: str) -> None:
@@ -104,6 +108,10 @@ def test_questions_about_the_persons_life(question: str) -> None:
         "why did we move the cron job off the old box",
         "when did we move to the new queue",
         "what's the in-house tool we use for flags",
+        "what am i seeing in the logs",
+        "which truck did the routing job send out",
+        "why am i seeing a 502 from the proxy",
+        "why is the truck icon blurry for me",
     ],
 )
 def test_work_questions_are_not_personal(question: str) -> None:

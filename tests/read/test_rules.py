@@ -180,11 +180,23 @@ def test_no_age_or_grade_from_measures_or_hypotheticals(text: str) -> None:
         ("ok and tomorrow's dani's birthday so i'm off", ("dani", "birthday", "tomorrow")),
         ("tomorrow is my wife's birthday, no plan yet", ("user:wife", "birthday", "tomorrow")),
         ("my birthday was yesterday lol", ("user", "birthday", "yesterday")),
+        ("turned 31 today, celebrating by fixing the build lol", ("user", "birthday", "today")),
+        ("long week. just turned 40 yesterday and i feel it", ("user", "birthday", "yesterday")),
     ],
 )
 def test_birthday_said_as_a_day_word_is_read_as_that_word(text: str, fact: tuple[str, str, str]) -> None:
     assert fact in _facts(text)
 
 
-def test_a_day_word_without_a_birthday_is_no_birthday() -> None:
-    assert not {f for f in _facts("tomorrow's the release, and dani's party is friday") if f[1] == "birthday"}
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tomorrow's the release, and dani's party is friday",
+        "my son turned 9 today",  # his, not the person's: not read as the person's birthday
+        "turned 9 today, so the party is at ours",  # a child's age: most likely the person's child's
+        "turned 500 today, the repo's stars",
+        "the counter turned 31 today after the reset",
+    ],
+)
+def test_a_day_word_without_a_birthday_is_no_birthday(text: str) -> None:
+    assert ("user", "birthday") not in {f[:2] for f in _facts(text)}

@@ -13,6 +13,7 @@ import itertools
 import json
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -68,6 +69,11 @@ _FIX = re.compile(r"\b(?:hot|bug)?fix(?:es|ed|ing)?\b|\bpatch(?:ed|es)?\b|\breso
 REPORT_REACH = 8  # turns after a release's last looked at for what the assistant said of it
 REPLY_REACH = 20  # turns after a typed turn looked at for the assistant's reply to it
 PROJECT_NAME_MIN = 4  # a project folder's name this long or longer is looked for in a question ("api" is not)
+# A part of a project folder's name names the project ("the kiosk" for harbour-kiosk) when at least this share of the
+# passages that say it are the project's, and at least this many
+PROJECT_PART_SHARE = 0.8
+PROJECT_PART_MIN = 10
+PROJECT_PART_COUNT = 20_000  # the most passages counted in a project for it (a few ms)
 
 
 @dataclass
@@ -328,21 +334,24 @@ class Retriever:
         self.record_keys = RecordKeys()
         self.moment_keys = {kind.key: MomentKeys() for kind in MOMENT_KINDS}
         self.sentences = SentenceIndex(folder)
-        self._projects: tuple[int, frozenset[str]] = (-1, frozenset())  # (corpus version, project folders' names)
+        # (corpus version, each project folder's name with the parts that may name it and its folders)
+        self._projects: tuple[int, tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]] = (-1, ())
+        self._part_named: dict[tuple[str, tuple[str, ...]], bool] = {}  # (part, folders): whether it names them
 
     def close(self) -> None:
         self.side.close()
 
     def warm(self) -> None:
         """Load now what a first question would wait for here: the passage directory, each kind of moment's keys
-        (a second or two at a million turns), the passages of the person's asides, the facts' mentions and the
-        second connection."""
+        (a second or two at a million turns), the passages of the person's asides, the facts' mentions, the
+        projects' names and the second connection."""
         self.directory.refresh(self.store)
         for kind in MOMENT_KINDS:
             self._moments(kind)
         for key in (ASIDES_KEY, LIKELY_ASIDES_KEY):
             self._aside_passages(key)
         self._fact_mentions()
+        self._projects_named("")  # each project's name and the parts of it that may name it
         self.side.ready()
 
     def _moments(self, kind: MomentKind) -> MomentKeys:
@@ -654,15 +663,45 @@ class Retriever:
         return within_chars(out, chars) if chars is not None else out
 
     def _projects_named(self, question: str) -> frozenset[str]:
-        """The names of the project folders `question` names as whole words ("billing-api"), lowercased."""
+        """The names of the project folders `question` names, lowercased: by the whole name as a word
+        ("billing-api"), or by a part of it that names that project alone ("the kiosk" for "harbour-kiosk":
+        `_own_part`, and the history says it mostly in that project's sessions, `_part_names`)."""
         version = self.store.corpus_version()
         if self._projects[0] != version:
-            folders = self.store.project_folders()
-            # not a tool's own folder (~/.vyre/threads)
-            names = {project_name(f).lower() for f in folders if "/." not in f.replace("\\", "/")}
-            self._projects = (version, frozenset(n for n in names if len(n) >= PROJECT_NAME_MIN))
+            in_folders: dict[str, list[str]] = {}
+            for f in self.store.project_folders():
+                if "/." not in f.replace("\\", "/"):  # not a tool's own folder (~/.vyre/threads)
+                    in_folders.setdefault(project_name(f).lower(), []).append(f)
+            names = sorted(n for n in in_folders if len(n) >= PROJECT_NAME_MIN)
+            parts = {n: _NAME_PARTS.split(n) for n in names}
+            shared = Counter(p for n in names for p in set(parts[n]))
+            own = {n: tuple(p for p in parts[n] if _own_part(p, parts[n], shared)) for n in names}
+            self._projects = (version, tuple((n, own[n], tuple(in_folders[n])) for n in names))
+            self._part_named = {}
         low = question.lower()
-        return frozenset(n for n in self._projects[1] if _name_pattern(n, any_case=False).search(low))
+        named: set[str] = set()
+        for name, own_parts, dirs in self._projects[1]:
+            said = [p for p in own_parts if _name_pattern(p, any_case=False).search(low)]
+            if _name_pattern(name, any_case=False).search(low) or any(self._part_names(p, dirs) for p in said):
+                named.add(name)
+        return frozenset(named)
+
+    def _part_names(self, part: str, folders: tuple[str, ...]) -> bool:
+        """Whether the history says `part` of a project's name mostly in that project's sessions (whose passages all
+        carry the name: at least PROJECT_PART_SHARE of the passages that say it, and PROJECT_PART_MIN of them): the
+        project's own word ("kiosk"), not one other work uses too ("invoice" beside a billing service). Counted once
+        per corpus version, and only for a part a question says."""
+        known = self._part_named.get((part, folders))
+        if known is None:
+            everywhere = self._matches(part)  # counted, or estimated on a large index
+            known = False
+            if everywhere * PROJECT_PART_SHARE <= PROJECT_PART_COUNT:  # else too common a word to count in a project
+                limit = min(everywhere + 1, PROJECT_PART_COUNT)
+                scope = Scope.of(project_cwds=folders)
+                within = len(TextSearch((part,), scope, limit, None, None, ranked=False).run(self.store))
+                known = within >= PROJECT_PART_MIN and within >= PROJECT_PART_SHARE * everywhere
+            self._part_named[(part, folders)] = known
+        return known
 
     def _rows(self, pids: list[int], found: dict[int, PassageRow]) -> dict[int, PassageRow]:
         """The rows of passages `pids`: those in `found`, the others read."""
@@ -1148,6 +1187,21 @@ def _writes_names(question: str) -> bool:
         not _PRONOUN_I.fullmatch(m.group()) and not _SENTENCE_START.search(question[: m.start()])
         for m in _CAPITALISED.finditer(question)
     )
+
+
+# the parts of project folders' names that name no one project ("the service", "the tests", "my next steps")
+_GENERIC_NAME_PARTS = frozenset(
+    "app apps web site api server client service services backend frontend infra config configs data docs main core "
+    "common utils tools tool test tests demo mobile admin portal worker workers code repo home work project projects "
+    "next steps side hello world new old dev src lib ui my".split()
+)
+_NAME_PARTS = re.compile(r"[-_.]+")
+
+
+def _own_part(part: str, parts: Sequence[str], shared: Counter[str]) -> bool:
+    """Whether `part` of a project folder's name of `parts` (two or more) names that project alone."""
+    generic = part in _GENERIC_NAME_PARTS or is_stop_word(part) or part.isdigit()
+    return len(parts) > 1 and len(part) >= PROJECT_NAME_MIN and shared[part] == 1 and not generic
 
 
 @lru_cache(maxsize=4096)

@@ -179,7 +179,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:deploy\w*|ship|shipped|ships|shipping|release|released|releases|go live|went live|gone live|"
             r"goes live|roll(?:ed)? (?:it |this |that )?back|rollback|rolled out|roll out|rollout|launch\w*|"
             r"hotfix release|cut the release|tagged)\b"
+            r"|\bpush(?:ed)? (?:a |the |our )?(?:[\w.-]+ )?builds?(?= to\b| for\b| of\b|\s*[?.!,]|\s*$)"
             r"|\b(?:what|which|latest|newest|current)(?: [\w.-]+)? version\b"
+            r"|\b(?:latest|newest|current)(?: [\w.-]+){2,3} version(?=\s*(?:[?.!]|$|(?:is |that'?s )?(?:in|on|live)\b))"
+            r"|\bversion (?:is |was |are |were )?(?:live |out )?(?:in|on) prod(?:uction)?\b"
             r"|\bversion (?:shipped|fixed|included|contained|had)\b"
         ),
     ),

@@ -135,7 +135,9 @@ _LIFE_ASKED = re.compile(
     r"\b(?:live|lives|living|home|house|address|moved|move|born|birthday|age|old|married|visiting|visit|"
     r"vacation|holiday|weekend|school|pet|car|drive|drives|family|kids?|children|partner|name|called|hobby|"
     r"hobbies|health|sick|feel|feeling|allergic|pick(?:s|ing)? up|drop(?:s|ping)? off|babysit\w*|dinner|lunch|"
-    r"weekend|birthday|anniversary|vacation|trip)\b",
+    r"weekend|birthday|anniversary|vacation|trip|dating|who am i seeing|seeing (?:someone|anyone)|going out with|"
+    r"(?:my|our|new|old) (?:truck|suv|minivan|motorbike|motorcycle)|(?:truck|suv|minivan|motorbike|motorcycle) "
+    r"(?:did|do) (?:i|we)|(?:am|was|were) (?:i|we) driving(?! the))\b",
     re.I,
 )
 

@@ -122,7 +122,7 @@ CAR_MAKES = words(
 # Each entry: the words of a question that call it, and the words its turns use. General knowledge only.
 LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (
-        words("wife husband partner spouse girlfriend boyfriend gf bf fiance fiancee fiancé fiancée"),
+        words("wife husband partner spouse girlfriend boyfriend gf bf fiance fiancee fiancé fiancée dating seeing"),
         words("date dating dated anniversary valentine valentines wedding engaged proposed honeymoon"),
     ),
     (
@@ -138,7 +138,11 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
         words("vet walk walks fed litter kibble adopted rescue"),
     ),
     (
-        words("car drive drives vehicle"),
+        words("birthday bday"),
+        words("turned turning cake candles celebrating birthday bday"),
+    ),
+    (
+        words("car drive drives driving vehicle truck suv minivan motorbike motorcycle"),
         words("drove drive driving dealership lease mileage charger charging garage picked"),
     ),
     (
@@ -169,6 +173,7 @@ TOOL_CATEGORIES: dict[str, frozenset[str]] = {
     "test framework": words("pytest unittest jest vitest mocha rspec"),
     "language": words("python go rust java kotlin typescript javascript ruby elixir scala swift c++ haskell"),
     "browser": words("firefox chrome chromium safari brave edge arc"),
+    "keyboard layout": words("qwerty qwertz azerty dvorak colemak colemak-dh workman"),
     "drink": words("coffee tea matcha espresso latte cappuccino chai kombucha"),
 }
 CATEGORY_ALIASES = {
@@ -187,6 +192,7 @@ CATEGORY_ALIASES = {
     "language": "language",
     "programming language": "language",
     "browser": "browser",
+    "keyboard layout": "keyboard layout",
 }
 
 _ASKED_CATEGORY = re.compile(

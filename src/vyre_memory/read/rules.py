@@ -675,8 +675,16 @@ _BIRTHDAY_ON_DAY = (
 )
 
 
+# "turned 31 today", "just turned 40 yesterday": the person's own birthday, said with no subject as a sentence's start,
+# at an adult's age (a child's "turned 9 today" is more likely the person's child's, "turned 500" a count's)
+_TURNED_ON_DAY = re.compile(r"^(?:i\s+)?(?:just\s+)?turned\s+(?:1[6-9]|[2-9]\d)\s+(today|yesterday)\b")
+
+
 def _birthday_on_day(r: _Reader) -> None:
-    """ "tomorrow's petra's birthday": the birthday is a day word, made a date from the turn's day when asked."""
+    """ "tomorrow's petra's birthday", "turned 31 today": the birthday is a day word, made a date from the turn's day
+    when asked."""
+    for m in _TURNED_ON_DAY.finditer(r.low):
+        r.add("user", "birthday", m.span(1), 0.6, m.start(), name=False)
     for i, pattern in enumerate(_BIRTHDAY_ON_DAY):
         for m in pattern.finditer(r.low):
             day_group, first = (1, 2) if i == 0 else (4, 1)
