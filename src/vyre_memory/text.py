@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 __all__ = [
@@ -90,8 +91,10 @@ def versions(text: str) -> list[str]:
     return list(dict.fromkeys(v.lstrip("vV") for v in VERSION.findall(text)))
 
 
+@lru_cache(maxsize=4096)
 def project_name(cwd: str | None) -> str:
-    """A project's name: the last part of the folder it was run in ("" without one)."""
+    """A project's name: the last part of the folder it was run in ("" without one). Cached: retrieval asks it of
+    every candidate passage when a question names a project, and a history has few folders."""
     if not cwd:
         return ""
     return PurePosixPath(cwd.replace("\\", "/")).name

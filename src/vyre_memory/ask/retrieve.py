@@ -337,6 +337,7 @@ class Retriever:
         # (corpus version, each project folder's name with the parts that may name it and its folders)
         self._projects: tuple[int, tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]] = (-1, ())
         self._part_named: dict[tuple[str, tuple[str, ...]], bool] = {}  # (part, folders): whether it names them
+        self._part_total = -1  # the passages there were when `_part_named` was begun
 
     def close(self) -> None:
         self.side.close()
@@ -677,7 +678,6 @@ class Retriever:
             shared = Counter(p for n in names for p in set(parts[n]))
             own = {n: tuple(p for p in parts[n] if _own_part(p, parts[n], shared)) for n in names}
             self._projects = (version, tuple((n, own[n], tuple(in_folders[n])) for n in names))
-            self._part_named = {}
         low = question.lower()
         named: set[str] = set()
         for name, own_parts, dirs in self._projects[1]:
@@ -689,8 +689,12 @@ class Retriever:
     def _part_names(self, part: str, folders: tuple[str, ...]) -> bool:
         """Whether the history says `part` of a project's name mostly in that project's sessions (whose passages all
         carry the name: at least PROJECT_PART_SHARE of the passages that say it, and PROJECT_PART_MIN of them): the
-        project's own word ("kiosk"), not one other work uses too ("invoice" beside a billing service). Counted once
-        per corpus version, and only for a part a question says."""
+        project's own word ("kiosk"), not one other work uses too ("invoice" beside a billing service). Counted only
+        for a part a question says, and kept until the history has grown a tenth (an asked question, stored in its
+        thread, is a new corpus version)."""
+        total = self.store.passage_count()
+        if not self._part_total <= total <= self._part_total * 1.1:
+            self._part_named, self._part_total = {}, total
         known = self._part_named.get((part, folders))
         if known is None:
             everywhere = self._matches(part)  # counted, or estimated on a large index
