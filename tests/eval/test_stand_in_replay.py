@@ -26,9 +26,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replay"
 # 0.967 and 0.988, none confident wrong (open: the stand-in answered "what did dmitri want for money storage", a
 # who-said question, with the option and no name, and the run says "Not sure."). Recorded again in session 26, when the
 # rerank and verify requests came to carry the day the question is asked (every one of them a new key; new helpers
-# answered 124 reranks, 123 answers and 29 checks): 0.967 and 0.975, none confident wrong (open2: "what's my dad's
-# name" was answered citing only "his name is henryk", which does not say who he is to the person, so the own-words
-# check says "Not sure.").
+# answered 124 reranks, 123 answers and 29 checks, then 14 requests the session's retrieval changes asked): 0.967 and
+# 0.975, none confident wrong (open2: "what's my dad's name" was answered citing only "his name is henryk", which does
+# not say who he is to the person, so the own-words check says "Not sure.").
 RECORDED = {
     "open": {"accuracy": 0.966, "confident_wrong": 0, "ungrounded": 0},
     "open2": {"accuracy": 0.975, "confident_wrong": 0, "ungrounded": 0},
