@@ -127,6 +127,18 @@ def test_the_name_of_whoever_said_a_passage_is_not_what_it_is_about() -> None:
     assert [c.value for c in candidates(b, [edit])] == ["3", "5"]  # two of four
 
 
+def test_the_name_of_the_project_a_passage_was_said_in_is_not_what_it_is_about() -> None:
+    """A question of what was done in a project ("did we port the shop app to kotlin") is not about every turn of the
+    project for its name: its folder's words count like the speaker's name."""
+    a = wanted("what did we decide about porting the shop app to kotlin")
+    said = "Swapped the spinner for a skeleton row so the layout does not jump."
+    other = replace(make_passage(1, said), about="assistant shop-app re: the spinner", cwd="/home/me/work/shop-app")
+    assert candidates(a, [other]) == []  # of the shop app, but not of porting it to kotlin
+    port = "We decided against porting to Kotlin: the shared code stays in TypeScript."
+    ported = replace(make_passage(2, port), cwd="/home/me/work/shop-app")
+    assert [c.value for c in candidates(a, [other, ported])] == [port]
+
+
 def test_a_count_is_never_a_price_a_duration_or_a_percentage() -> None:
     a = wanted("how many retries does the uploader make")
     text = "The uploader makes 5 retries, waits 30 seconds, costs $12 a month and fails 2% of runs."

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..contract import TYPED, Passage
-from ..text import overlap, words
+from ..text import overlap, project_name, words
 from .answer_types import Asked
 from .candidates import Mention, mentions
 
@@ -260,10 +260,11 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
 
 def _topic_cover(passage: Passage, terms: frozenset[str]) -> float:
     """The share of the question's words a passage holds (its `about`, or text), but for the name of the person who
-    typed it: a question of what someone said or did ("how long has Ana had her bikes") is not about a turn of hers
-    for the name alone. (A tool's turn keeps its name: "edit" asked of an Edit call is about it.)"""
+    typed it and of the project it was said in: a question of what someone said or did ("how long has Ana had her
+    bikes"), or of what was done in a project ("did we rewrite the shop app in rust"), is not about a turn of hers or
+    of the project for the name alone. (A tool's turn keeps its name: "edit" asked of an Edit call is about it.)"""
     said_by = words(passage.name) if passage.kind == TYPED and passage.name else set()
-    topic = set(terms) - said_by or set(terms)  # a question of nothing but the name: the name
+    topic = set(terms) - said_by - words(project_name(passage.cwd)) or set(terms)  # nothing but the names: the names
     return overlap(passage.about or passage.text, topic)
 
 

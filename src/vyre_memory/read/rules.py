@@ -464,10 +464,12 @@ def _rules(r: _Reader) -> None:
                 low[max(0, m.start() - 30) : m.start()],
             ):
                 continue
+            if m.group(1) in _AMBIGUOUS_MAKES and re.search(r"\bcar\s+$", low[: m.start()]):
+                continue  # a car seat, not a Seat
             end = m.end()
             for a, b in _tokens_from(low, m.end()):
                 tok = low[a:b]
-                if any(c.isdigit() for c in tok) or (is_name_token(tok) and not tok.endswith(("ed", "ing"))):
+                if any(c.isdigit() for c in tok) or (is_name_token(tok) and not tok.endswith(("ed", "ing", "ly"))):
                     end = b
                 break
             if end == m.end() and m.group(1) in _AMBIGUOUS_MAKES:
