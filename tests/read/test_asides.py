@@ -85,6 +85,13 @@ def test_prose_loses_only_what_speaks_of_a_life() -> None:
         "is the user dating anyone",
         "what truck did i end up buying",
         "what was i driving back then",
+        # where they are based, their title, their sport and team, their school breaks
+        "which town am i based in",
+        "what's my job title these days",
+        "when was i promoted",
+        "what team do i support",
+        "what sports does she play",
+        "where did we go for the spring break",
     ],
 )
 def test_questions_about_the_persons_life(question: str) -> None:
@@ -112,6 +119,11 @@ def test_questions_about_the_persons_life(question: str) -> None:
         "which truck did the routing job send out",
         "why am i seeing a 502 from the proxy",
         "why is the truck icon blurry for me",
+        "which city is the cdn edge in",
+        "what sport scores does the feed endpoint return",
+        "why did we break the build",
+        "what does my role grant in the db",
+        "what did we promote to the stable channel",
     ],
 )
 def test_work_questions_are_not_personal(question: str) -> None:

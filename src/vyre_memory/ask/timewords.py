@@ -1023,8 +1023,8 @@ def _parse_time(question: str, now: datetime, languages: tuple[str, ...]) -> Tim
         )
         if told_after and h.s != OPEN_START:
             # what is "for may" or "yesterday's" (an invoice, a nightly report) is often told after it: the window
-            # runs on as long again, at most a week
-            h.e += min(max(h.e - h.s, timedelta(days=1)), timedelta(days=7))
+            # runs on as long again, at most two weeks (a month's invoice is sent in the first ones of the next)
+            h.e += min(max(h.e - h.s, timedelta(days=1)), timedelta(days=14))
     # ranges: "between march and may", "from june 3 to june 9"
     merged: list[_Hit] = []
     for h in hits:

@@ -63,7 +63,7 @@ _LIFE = re.compile(
         "grieving,overwhelmed,heartbroken,miserable,scared,"
         "mortgage,landlord,neighbour,neighbours,neighbor,neighbors,vacation,holiday,holidays,birthday,"
         "anniversary,lunch,dinner,breakfast,gym,yoga,church,date night,school run,moved house,moving house,"
-        "new house,new flat,new apartment,my place"
+        "new house,new flat,new apartment,my place,summer break,winter break,spring break,christmas break"
     )
     + r")\b",
     re.I,
@@ -137,7 +137,9 @@ _LIFE_ASKED = re.compile(
     r"hobbies|health|sick|feel|feeling|allergic|pick(?:s|ing)? up|drop(?:s|ping)? off|babysit\w*|dinner|lunch|"
     r"weekend|birthday|anniversary|vacation|trip|dating|who am i seeing|seeing (?:someone|anyone)|going out with|"
     r"(?:my|our|new|old) (?:truck|suv|minivan|motorbike|motorcycle)|(?:truck|suv|minivan|motorbike|motorcycle) "
-    r"(?:did|do) (?:i|we)|(?:am|was|were) (?:i|we) driving(?! the))\b",
+    r"(?:did|do) (?:i|we)|(?:am|was|were) (?:i|we) driving(?! the)|"
+    r"city|town|hometown|(?:am|are|is) (?:i|we|he|she|they) based|job title|my (?:title|role)|promot(?:ed|ion)|"
+    r"sports?|(?:team|club) (?:do|did|does) (?:i|we|he|she|they) (?:support|follow|root for|cheer for))\b",
     re.I,
 )
 
