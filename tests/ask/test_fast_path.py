@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.conftest import WORLDS, need
+from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
+from vyre_memory.ask.fast_path import STALE_DAYS
 from vyre_memory.eval.metrics import judge, percentile
 
 PERSONAL = {"person", "relation", "place", "thing", "preference"}
@@ -131,3 +134,22 @@ def test_who_asked_names_everyone_the_one_report_names() -> None:
     assert got is not None and got.text == "Kim Park and Ravi." and got.confidence >= 0.6
     other = parse_who_question("who asked for dark mode on invoices?")
     assert other is not None and answer_who(other, said) is None
+
+
+def test_a_changing_value_asked_as_it_is_now_is_not_told_from_months_ago(tmp_path: Path) -> None:
+    """A car, a job title, a school: asked "these days", a statement older than STALE_DAYS is what was known then,
+    not today's answer; asked without "now", or soon after it was said, it is told."""
+    said = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
+    work = TranscriptWriter(tmp_path / "projects" / "-home-sam-code-api" / "a.jsonl", "/home/sam/code/api", start=said)
+    work.user("i drive a subaru forester, the roof box fits. anyway run the tests")
+    work.assistant("Tests pass.")
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([tmp_path / "projects"])
+        months = said + timedelta(days=150)
+        assert STALE_DAYS < 150
+        stale = mem.answer("what do i drive these days", now=months)
+        assert stale.abstained and stale.answer is None
+        assert stale.known == ("As of 2026-01-10: You drive a Subaru Forester.",)
+        assert mem.answer("what do i drive", now=months).answer == "You drive a Subaru Forester."
+        soon = mem.answer("what do i drive these days", now=said + timedelta(days=20))
+        assert soon.answer == "You drive a Subaru Forester."

@@ -28,7 +28,7 @@ from ..contract import ASSISTANT, TYPED, AskResult, Scope, Source
 from ..ingest.labels import is_within
 from ..read.departures import DEPARTING_ROLES, given_name, leaves
 from ..read.derive import ATTRIBUTIONS_KEY, attributions_of
-from ..read.relations import PEOPLE_RELATIONS, display
+from ..read.relations import CHANGING, PEOPLE_RELATIONS, display
 from ..store.facts import FactMention
 from ..store.sqlite import Store, fts_words
 from ..text import parse_ts
@@ -48,12 +48,23 @@ from .personal_questions import (
     answer_personal,
     parse_personal_question,
 )
+from .understand import asks_current
 
 __all__ = ["FastPath", "iso_now"]
 
 WORK_RELATIONS = frozenset({"occupation", "colleague", "client", "said"})
 MAX_SOURCES = 8
+# a value that changes (a car, a job title, a school), asked as it is now, is not told from a statement older than
+# this: "Not sure.", with what was said then. Where someone lives is not among them: a home is said once and kept.
+STALE_DAYS = 120
+STALE_RELATIONS = CHANGING - {"lives_in", "moved_to", "home_city"}
 DEPARTURE_READ = 200  # passages naming a role's holder, since their newest mention, read for a departure
+
+
+def _long_before(said: str, now: datetime | str | None) -> bool:
+    """Whether a fact said at `said` is more than STALE_DAYS before `now` (the clock's time without one)."""
+    then, at = parse_ts(said), parse_ts(iso_now(now or datetime.now(UTC)))
+    return then is not None and at is not None and at - then > timedelta(days=STALE_DAYS)
 
 
 def iso_now(now: datetime | str | None) -> str | None:
@@ -120,6 +131,10 @@ class FastPath:
             # who held the role has said since that they leave it: what was known, not today's answer
             known_then = f"Up to {left[1][:10]}: {ans.text} Said since: {display(given_name(left[0]))} leaves."
             return _result(None, 0.0, (known_then,), (), started, timings)
+        said = max((f.ts for f in ans.facts), default="")
+        if query.relation in STALE_RELATIONS and asks_current(question) and _long_before(said, now):
+            # a value that changes, asked as it is now, last said months ago: what was said then, not today's answer
+            return _result(None, 0.0, (f"As of {said[:10]}: {ans.text}",), (), started, timings)
         sources = self._sources(ans, mentions)
         quoted = " ".join(src.quote for src in sources).lower()
         # told in words the sources say: a phrasing that names what no quote holds falls back to the value

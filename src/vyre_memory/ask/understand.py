@@ -587,6 +587,11 @@ def _add_lower(found: dict[str, None], text: str, a: int, b: int) -> None:
     found.setdefault(text[a:b], None)
 
 
+def asks_current(question: str) -> bool:
+    """Whether the question asks for the value as it is now ("what do i drive these days")."""
+    return _CURRENT.search(_norm(question)) is not None
+
+
 def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAULT_LANGUAGES) -> Understanding:
     """Everything retrieval needs to know about ``question``, asked at ``now`` (timezone-aware; naive = UTC).
 
@@ -611,7 +616,7 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         qclass=classify(text),
         terms=_terms(stripped),
         entities=_entities(stripped),
-        wants_current=bool(_CURRENT.search(low)),
+        wants_current=asks_current(question),
         about_user=bool(_ABOUT_USER.search(low)),
         time_blocked=parsed.blocked,
         about_release=_RULE["deploy"].search(low) is not None,

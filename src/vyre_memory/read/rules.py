@@ -132,6 +132,10 @@ _TOOL_WORDS = frozenset().union(*TOOL_CATEGORIES.values()) | words(
 
 # the clause's own subject before a verb of finding a home, when it is neither the person nor left out: "he's got a
 # flat in X", "my sister found a house in X", "sam bought a flat in X" (not "we're moving!! found a flat in X")
+# a car said in so many words: what a make that is a word too ("mini", "smart", "seat") needs beside it
+_CAR_SAID = re.compile(
+    r"\b(?:car|cars|drive|drives|driving|drove|dealer|dealership|leased|lease|traded\s+in|test\s+drive)\b"
+)
 _CLAUSE_BREAK = re.compile(r"[.!?;:,()\n]|\b(?:and|but|so|also|then)\b")
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:i|we)(?:'ve|'m|'re|\s+have|\s+are|\s+am)?|(?:have|just|finally|now|also|already)(?=\s|$))(?:\s+|$)"
@@ -472,8 +476,10 @@ def _rules(r: _Reader) -> None:
                 if any(c.isdigit() for c in tok) or (is_name_token(tok) and not tok.endswith(("ed", "ing", "ly"))):
                     end = b
                 break
-            if end == m.end() and m.group(1) in _AMBIGUOUS_MAKES:
-                continue
+            if m.group(1) in _AMBIGUOUS_MAKES and (
+                end == m.end() or not (_CAR_SAID.search(low) or any(c.isdigit() for c in low[m.end() : end]))
+            ):
+                continue  # "a mini pc" bought is no car: a make that is a word too needs a car said, or a model number
             r.add("user", "car", (m.start(1), end), 0.6, m.start(), name=True)
 
     # laptop --------------------------------------------------------------------------------
