@@ -137,12 +137,16 @@ def test_who_asked_names_everyone_the_one_report_names() -> None:
 
 
 def test_a_changing_value_asked_as_it_is_now_is_not_told_from_months_ago(tmp_path: Path) -> None:
-    """A car, a job title, a school: asked "these days", a statement older than STALE_DAYS is what was known then,
-    not today's answer; asked without "now", or soon after it was said, it is told."""
+    """A car, a laptop, a job title: asked "these days", a statement older than STALE_DAYS is what was known then,
+    not today's answer; asked without "now", or soon after it was said, it is told. A home is kept."""
     said = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
     work = TranscriptWriter(tmp_path / "projects" / "-home-sam-code-api" / "a.jsonl", "/home/sam/code/api", start=said)
     work.user("i drive a subaru forester, the roof box fits. anyway run the tests")
     work.assistant("Tests pass.")
+    work.user("i'm a senior engineer here so apparently i own the alerts okr this quarter. list the noisy alerts")
+    work.assistant("The five noisiest alerts are listed in alerts.md.")
+    work.user("we live in tarnow now, the flat is tiny. next: the flaky cron")
+    work.assistant("Looking at the cron.")
     with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
         mem.ingest([tmp_path / "projects"])
         months = said + timedelta(days=150)
@@ -153,3 +157,7 @@ def test_a_changing_value_asked_as_it_is_now_is_not_told_from_months_ago(tmp_pat
         assert mem.answer("what do i drive", now=months).answer == "You drive a Subaru Forester."
         soon = mem.answer("what do i drive these days", now=said + timedelta(days=20))
         assert soon.answer == "You drive a Subaru Forester."
+        title = mem.answer("what's my job title now", now=months)
+        assert title.abstained and title.known and title.known[0].startswith("As of 2026-01-10:")
+        home = mem.answer("where do we live these days", now=months)
+        assert home.answer is not None and "Tarnow" in home.answer

@@ -89,7 +89,7 @@ def test_prose_loses_only_what_speaks_of_a_life() -> None:
         "which town am i based in",
         "what's my job title these days",
         "when was i promoted",
-        "what team do i support",
+        "what football team do i support",
         "what sports does she play",
         "where did we go for the spring break",
     ],
@@ -124,6 +124,14 @@ def test_questions_about_the_persons_life(question: str) -> None:
         "why did we break the build",
         "what does my role grant in the db",
         "what did we promote to the stable channel",
+        "which city did they pick for the datacenter",
+        "which region are they based in",
+        "what sport did i add to the fixtures",
+        "did i get the promotion banner working",
+        "when was he promoted to admin",
+        "what's my role on the vercel team",
+        "which team do i support on the rotation",
+        "will the freeze last through the winter break",
     ],
 )
 def test_work_questions_are_not_personal(question: str) -> None:

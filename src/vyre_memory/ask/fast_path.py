@@ -28,7 +28,7 @@ from ..contract import ASSISTANT, TYPED, AskResult, Scope, Source
 from ..ingest.labels import is_within
 from ..read.departures import DEPARTING_ROLES, given_name, leaves
 from ..read.derive import ATTRIBUTIONS_KEY, attributions_of
-from ..read.relations import CHANGING, PEOPLE_RELATIONS, display
+from ..read.relations import PEOPLE_RELATIONS, display
 from ..store.facts import FactMention
 from ..store.sqlite import Store, fts_words
 from ..text import parse_ts
@@ -54,10 +54,10 @@ __all__ = ["FastPath", "iso_now"]
 
 WORK_RELATIONS = frozenset({"occupation", "colleague", "client", "said"})
 MAX_SOURCES = 8
-# a value that changes (a car, a job title, a school), asked as it is now, is not told from a statement older than
-# this: "Not sure.", with what was said then. Where someone lives is not among them: a home is said once and kept.
+# a car, a laptop or a job title, asked as it is now, is not told from a statement older than this: "Not sure.", with
+# what was said then. Other changing values are kept longer (a home, a school year, an employer, a boss).
 STALE_DAYS = 120
-STALE_RELATIONS = CHANGING - {"lives_in", "moved_to", "home_city"}
+STALE_RELATIONS = frozenset({"car", "laptop", "job_title"})
 DEPARTURE_READ = 200  # passages naming a role's holder, since their newest mention, read for a departure
 
 

@@ -646,15 +646,15 @@ class Retriever:
         scored.sort(key=lambda x: (-x[0], x[1]))
         out: list[Passage] = []
         seen_turns: set[int] = set()
-        seen_texts: set[str] = set()
+        seen_texts: set[tuple[str | None, str]] = set()
         replies = self._aside_replies() if not scope.personal_allowed else {}
         for score, pid, row in scored:
             if row.turn in seen_turns:
                 continue  # pieces of one turn: keep the best
             seen_turns.add(row.turn)
-            same = " ".join(row.text.lower().split())
+            same = (row.cwd, " ".join(row.text.lower().split()))
             if same in seen_texts:
-                continue  # a request or reply said again word for word (a routine step): its best copy says it
+                continue  # a request or reply said again word for word in one project (a routine step): its best copy
             seen_texts.add(same)
             passage: Passage | None = self._passage(row, score, tuple(sorted(via[pid])))
             if passage is not None and not scope.personal_allowed:

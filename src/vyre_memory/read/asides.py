@@ -63,7 +63,7 @@ _LIFE = re.compile(
         "grieving,overwhelmed,heartbroken,miserable,scared,"
         "mortgage,landlord,neighbour,neighbours,neighbor,neighbors,vacation,holiday,holidays,birthday,"
         "anniversary,lunch,dinner,breakfast,gym,yoga,church,date night,school run,moved house,moving house,"
-        "new house,new flat,new apartment,my place,summer break,winter break,spring break,christmas break"
+        "new house,new flat,new apartment,my place"
     )
     + r")\b",
     re.I,
@@ -138,8 +138,10 @@ _LIFE_ASKED = re.compile(
     r"weekend|birthday|anniversary|vacation|trip|dating|who am i seeing|seeing (?:someone|anyone)|going out with|"
     r"(?:my|our|new|old) (?:truck|suv|minivan|motorbike|motorcycle)|(?:truck|suv|minivan|motorbike|motorcycle) "
     r"(?:did|do) (?:i|we)|(?:am|was|were) (?:i|we) driving(?! the)|"
-    r"city|town|hometown|(?:am|are|is) (?:i|we|he|she|they) based|job title|my (?:title|role)|promot(?:ed|ion)|"
-    r"sports?|(?:team|club) (?:do|did|does) (?:i|we|he|she|they) (?:support|follow|root for|cheer for))\b",
+    r"(?:city|town|hometown) (?:am|are|do|did|was|were) (?:i|we)|(?:am|are|was|were) (?:i|we) based|job title|"
+    r"my (?:job )?title|(?:was|were|got|get) (?:i|we) promoted|my promotion|"
+    r"sports? (?:do|did|does) (?:i|we|he|she|they) (?:play|do)|(?:football|soccer|hockey|basketball|baseball|rugby|cricket) (?:team|club)|"
+    r"club (?:do|did) (?:i|we) (?:support|follow))\b",
     re.I,
 )
 
@@ -151,7 +153,9 @@ _WE_LIVE = re.compile(
 )
 _WE = re.compile(r"\b(?:we|us)\b", re.I)
 _HOUSEHOLD = re.compile(
-    r"(?<![\w-])(?:house|flat|flats|apartment|car|holiday|vacation|anniversary|wedding)(?![\w-])", re.I
+    r"(?<![\w-])(?:house|flat|flats|apartment|car|holiday|vacation|anniversary|wedding|"
+    r"(?:summer|winter|spring|easter|christmas) break)(?![\w-])",
+    re.I,
 )
 
 

@@ -130,12 +130,14 @@ _TOOL_WORDS = frozenset().union(*TOOL_CATEGORIES.values()) | words(
 )
 
 
+# what follows a make that is a word too ("mini", "smart", "seat", "ram") when it is a device or a part, not a car's
+# model: "a mini pc", "a smart plug", "a seat cover", "ram 32gb"
+_NOT_A_MODEL = re.compile(
+    r"(?:pcs?|plugs?|speakers?|displays?|bulbs?|home|watch(?:es)?|tv|covers?|coolers?|sticks?|cards?|cushions?|"
+    r"belts?|\d+(?:gb|tb|mb|ghz|mhz|w))$"
+)
 # the clause's own subject before a verb of finding a home, when it is neither the person nor left out: "he's got a
 # flat in X", "my sister found a house in X", "sam bought a flat in X" (not "we're moving!! found a flat in X")
-# a car said in so many words: what a make that is a word too ("mini", "smart", "seat") needs beside it
-_CAR_SAID = re.compile(
-    r"\b(?:car|cars|drive|drives|driving|drove|dealer|dealership|leased|lease|traded\s+in|test\s+drive)\b"
-)
 _CLAUSE_BREAK = re.compile(r"[.!?;:,()\n]|\b(?:and|but|so|also|then)\b")
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:i|we)(?:'ve|'m|'re|\s+have|\s+are|\s+am)?|(?:have|just|finally|now|also|already)(?=\s|$))(?:\s+|$)"
@@ -476,10 +478,8 @@ def _rules(r: _Reader) -> None:
                 if any(c.isdigit() for c in tok) or (is_name_token(tok) and not tok.endswith(("ed", "ing", "ly"))):
                     end = b
                 break
-            if m.group(1) in _AMBIGUOUS_MAKES and (
-                end == m.end() or not (_CAR_SAID.search(low) or any(c.isdigit() for c in low[m.end() : end]))
-            ):
-                continue  # "a mini pc" bought is no car: a make that is a word too needs a car said, or a model number
+            if m.group(1) in _AMBIGUOUS_MAKES and (end == m.end() or _NOT_A_MODEL.match(low, m.end() + 1, end)):
+                continue  # "a mini pc" bought is no car
             r.add("user", "car", (m.start(1), end), 0.6, m.start(), name=True)
 
     # laptop --------------------------------------------------------------------------------
