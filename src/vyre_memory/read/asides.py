@@ -140,7 +140,8 @@ _LIFE_ASKED = re.compile(
     r"(?:did|do) (?:i|we)|(?:am|was|were) (?:i|we) driving(?! the)|"
     r"(?:city|town|hometown) (?:am|are|do|did|was|were) (?:i|we)|(?:am|are|was|were) (?:i|we) based|job title|"
     r"my (?:job )?title|(?:was|were|got|get) (?:i|we) promoted|my promotion|"
-    r"sports? (?:do|did|does) (?:i|we|he|she|they) (?:play|do)|(?:football|soccer|hockey|basketball|baseball|rugby|cricket) (?:team|club)|"
+    r"sports? (?:do|did|does) (?:i|we|he|she|they) (?:play|do)|"
+    r"(?:football|soccer|hockey|basketball|baseball|rugby|cricket) (?:team|club)|"
     r"club (?:do|did) (?:i|we) (?:support|follow))\b",
     re.I,
 )
