@@ -134,7 +134,7 @@ _TOOL_WORDS = frozenset().union(*TOOL_CATEGORIES.values()) | words(
 # model: "a mini pc", "a smart plug", "a seat cover", "ram 32gb"
 _NOT_A_MODEL = re.compile(
     r"(?:pcs?|plugs?|speakers?|displays?|bulbs?|home|watch(?:es)?|tv|covers?|coolers?|sticks?|cards?|cushions?|"
-    r"belts?|\d+(?:gb|tb|mb|ghz|mhz|w))$"
+    r"belts?|\d+(?:gb|tb|mb|ghz|mhz|w))"
 )
 # the clause's own subject before a verb of finding a home, when it is neither the person nor left out: "he's got a
 # flat in X", "my sister found a house in X", "sam bought a flat in X" (not "we're moving!! found a flat in X")
@@ -472,13 +472,13 @@ def _rules(r: _Reader) -> None:
                 continue
             if m.group(1) in _AMBIGUOUS_MAKES and re.search(r"\bcar\s+$", low[: m.start()]):
                 continue  # a car seat, not a Seat
-            end = m.end()
+            end, model = m.end(), ""
             for a, b in _tokens_from(low, m.end()):
                 tok = low[a:b]
                 if any(c.isdigit() for c in tok) or (is_name_token(tok) and not tok.endswith(("ed", "ing", "ly"))):
-                    end = b
+                    end, model = b, tok
                 break
-            if m.group(1) in _AMBIGUOUS_MAKES and (end == m.end() or _NOT_A_MODEL.match(low, m.end() + 1, end)):
+            if m.group(1) in _AMBIGUOUS_MAKES and (not model or _NOT_A_MODEL.fullmatch(model)):
                 continue  # "a mini pc" bought is no car
             r.add("user", "car", (m.start(1), end), 0.6, m.start(), name=True)
 
