@@ -45,8 +45,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from vyre_memory import Memory  # noqa: E402
+from vyre_memory.ask.derived_vectors import embed_derived  # noqa: E402
+from vyre_memory.ask.index import DERIVED  # noqa: E402
 from vyre_memory.ask.passages import text_hash  # noqa: E402
-from vyre_memory.ask.sentences import embed_sentences  # noqa: E402
 from vyre_memory.eval.synth import FILES, PROJECTS, WORDS, write_history  # noqa: E402
 from vyre_memory.ingest.runner import IngestSettings  # noqa: E402
 from vyre_memory.ingest.runner import ingest as run_ingest  # noqa: E402
@@ -174,16 +175,18 @@ class PseudoEmbedder:
 
 
 def put_pseudo_vectors(mem: Memory, model: str, batch: int = 20_000) -> int:
-    """Give every distinct passage text hash a pseudo-embedding under `model`, then every sentence of the typed
-    words one (through `embed_sentences`, as an ingest would); returns how many vectors."""
+    """Give every distinct passage text hash a pseudo-embedding under `model`, then every derived text one (the
+    sentences of the typed words, the exchanges of conversations: through `embed_derived`, as an ingest would);
+    returns how many vectors."""
     hashes = [r[0] for r in mem.store.conn.execute("SELECT DISTINCT text_hash FROM passages")]
     last = mem.store.passage_count()
     for s in range(0, len(hashes), batch):
         done = s + batch >= len(hashes)  # the last batch moves the high-water mark, as index() would
         items = [(h, pseudo_vector(h, CENTRES)) for h in hashes[s : s + batch]]
         mem.store.put_vectors(model, items, through_id=last if done else 0)
-    said = embed_sentences(mem.store, PseudoEmbedder(model), lambda fn, *a, **kw: fn(*a, **kw), batch=batch)
-    print(f"  {len(hashes):,} passage vectors, {said:,} sentence vectors", flush=True)
+    run = lambda fn, *a, **kw: fn(*a, **kw)  # noqa: E731
+    said = sum(embed_derived(kind, mem.store, PseudoEmbedder(model), run, batch=batch) for kind in DERIVED)
+    print(f"  {len(hashes):,} passage vectors, {said:,} derived vectors (sentences, exchanges)", flush=True)
     return len(hashes) + said
 
 

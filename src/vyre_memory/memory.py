@@ -16,10 +16,9 @@ from typing import Any, Literal, overload
 from urllib.parse import urlsplit
 
 from .ask.fast_path import FastPath
-from .ask.index import EMBED_BATCH, embed_passages, index_passages
+from .ask.index import EMBED_BATCH, derived_backlog, embed_passages, index_passages
 from .ask.pipeline import Event, Pipeline
 from .ask.retrieve import Retriever
-from .ask.sentences import sentence_backlog
 from .config import Config, models_home, save_user_name
 from .contract import AskResult, Entity, Fact, IngestReport, Passage, Scope, SearchHit, SessionInfo, Turn
 from .errors import NotFoundError, ScopeError, VyreError
@@ -145,15 +144,16 @@ class Memory:
         if vectors and not self.store.readonly and not searched_in_database:  # a large index is kept in a file
             run(self.retriever.vectors.save, self.store, embedder.name, embedder.dim)
         if vectors and not self.store.readonly:
-            # the sentences' index read now, and kept in its file when large, not by the next first question
-            run(self.retriever.sentences.refresh, self.store, embedder.name, embedder.dim)
+            # the derived texts' indexes read now, and kept in their files when large, not by the next first question
+            for derived in (self.retriever.sentences, self.retriever.exchanges):
+                run(derived.refresh, self.store, embedder.name, embedder.dim)
         return vectors
 
     def warm(self) -> None:
         """Load now what the first question would otherwise wait for: what the retriever keeps (`Retriever.warm`),
         the graph, the vector index and a local embedding model (seconds on a history of a million
-        turns; servers call it as they start), and the sentences' vectors. A remote embedder is never called
-        unasked."""
+        turns; servers call it as they start), and the derived texts' vectors (sentences, exchanges). A remote
+        embedder is never called unasked."""
         retriever = self.retriever
         embedder = self.embedder
         local = embedder if not isinstance(embedder, OpenAIEmbedder) else None  # a remote one's dim may need a call
@@ -163,7 +163,8 @@ class Memory:
             if local is not None:
                 retriever.vectors.get(self.store, local.name, local.dim, self.store.vectors_version())
         if local is not None:
-            retriever.sentences.refresh(self.store, local.name, local.dim)
+            for derived in (retriever.sentences, retriever.exchanges):
+                derived.refresh(self.store, local.name, local.dim)
             if isinstance(local, MiniLMEmbedder):
                 local.embed(["warm"])
 
@@ -290,12 +291,13 @@ class Memory:
     def pending(self) -> dict[str, Any]:
         """What stored turns still lack (after a crash, or while vectors are built in the background):
         `index` (turns not yet in the search index), `embed` (texts to embed under this embedder: each passage
-        without a vector, and each typed passage whose sentences have none, so a new typed passage counts twice)
+        without a vector, and each passage whose derived texts have none: a typed one's sentences, a conversation's
+        exchange; so a new typed passage counts twice)
         and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
         embedder = self.embedder
         to_embed = 0
         if embedder:
-            to_embed = sum(self.store.passages_to_embed_count(embedder.name)) + sentence_backlog(
+            to_embed = sum(self.store.passages_to_embed_count(embedder.name)) + derived_backlog(
                 self.store, embedder.name
             )
         return {

@@ -12,8 +12,9 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask import vector_files
+from vyre_memory.ask.derived_vectors import DerivedIndex
 from vyre_memory.ask.passages import SENTENCES_MAX, sentences, text_hash
-from vyre_memory.ask.sentences import SentenceIndex, sentence_model, sentences_mark
+from vyre_memory.ask.sentences import SENTENCES
 from vyre_memory.ask.vector_files import index_file
 
 NOW = datetime(2024, 1, 1, tzinfo=UTC)
@@ -61,9 +62,9 @@ def test_a_thing_said_in_passing_is_found_by_its_sentence(memory: Memory, tmp_pa
 def test_sentences_are_embedded_once_and_marked_through_the_last_passage(memory: Memory, tmp_path: Path) -> None:
     memory.ingest([_conversation(tmp_path)], format="locomo")
     store, model = memory.store, memory.embedder.name
-    assert int(store.get_meta(sentences_mark(model)) or 0) == store.passage_count()
+    assert int(store.get_meta(SENTENCES.mark(model)) or 0) == store.passage_count()
     said = sentences(RAMBLE, "Maya")
-    assert set(store.vectors_by_hash(sentence_model(model), [text_hash(s) for s in said])) == {
+    assert set(store.vectors_by_hash(SENTENCES.model(model), [text_hash(s) for s in said])) == {
         text_hash(s) for s in said
     }
     assert memory.pending()["embed"] == 0 and memory.embed_backlog() == 0  # nothing new: none embedded again
@@ -93,7 +94,7 @@ def test_a_large_sentence_index_is_kept_in_a_file_and_read_only_against_its_data
         assert path is not None and path.exists()  # written as the ingest embedded, not by a first question
         question = "which sport did Maya sign up for, archery lessons?"
         first = mem.retrieve(question, k=8, now=NOW)
-        kept = SentenceIndex(home)
+        kept = DerivedIndex(SENTENCES, home)
         monkeypatch.setattr(mem.store, "vectors_by_hash", lambda *a, **kw: pytest.fail("read from the database"))
         kept.refresh(mem.store, model, dim)  # all of it from the file
         query = mem.embedder.embed([question])[0]
@@ -102,7 +103,7 @@ def test_a_large_sentence_index_is_kept_in_a_file_and_read_only_against_its_data
         monkeypatch.setattr(vector_files, "SAVE_FROM_ROWS", 2)
         with mem.store.transaction() as c:  # the passages it was built from are no longer these
             c.execute("UPDATE passages SET text_hash = 'changed' WHERE id = ?", (mem.store.passage_count(),))
-        assert SentenceIndex(home)._load(mem.store, model, dim)[1:] == (0, 0)
+        assert DerivedIndex(SENTENCES, home)._load(mem.store, model, dim)[1:] == (0, 0)
     assert first
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from vyre_memory import Memory
 from vyre_memory.ask.index import embed_passages
-from vyre_memory.ask.sentences import sentence_backlog, sentence_texts
+from vyre_memory.ask.sentences import SENTENCES, sentence_texts
 from vyre_memory.store.passages import EMBED_CLASSES, embed_priority, embedded_key
 from vyre_memory.store.sqlite import Store
 
@@ -73,7 +73,7 @@ def test_the_first_class_is_embedded_first_and_a_resumed_run_embeds_exactly_the_
     marks = store.embedded_through(first.name)
     assert marks[0] == max(pid for pid, _, _ in classes[0]) and marks[1:] == [0] * LAST
     waiting = sum(len(classes[p]) for p in range(1, len(EMBED_CLASSES)))
-    assert memory.pending()["embed"] == waiting + sentence_backlog(store, first.name) and said_apart(store)
+    assert memory.pending()["embed"] == waiting + SENTENCES.waiting(store, first.name) and said_apart(store)
 
     # dense search finds the person's own words already; a tool output without a vector is not in the dense
     # list, but full-text search still finds it in the hybrid one

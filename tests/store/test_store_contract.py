@@ -21,9 +21,10 @@ from tests.ingest.test_pieces import streamed_session
 from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
+from vyre_memory.ask.exchanges import EXCHANGES, exchanges
 from vyre_memory.ask.index import index_passages
 from vyre_memory.ask.passages import sentences, text_hash
-from vyre_memory.ask.sentences import sentence_model
+from vyre_memory.ask.sentences import SENTENCES
 from vyre_memory.contract import AGENT_FORMATS, Edge, EdgeSource, Entity, FactSource, Scope
 from vyre_memory.errors import MigrationError
 from vyre_memory.eval.synth import SessionWriter, encode_cwd, write_history
@@ -65,6 +66,20 @@ def test_conversations_are_told_from_a_coding_agents_sessions(memory: Memory, tm
     assert {"sessions", "feedback"} <= set(found[0].via)  # PostgreSQL scores them in the database
 
 
+def test_the_exchanges_of_conversations_are_read_and_searched_on_both_engines(memory: Memory, tmp_path: Path) -> None:
+    talk = [("Ana", "the greenhouse needs a new roof"), ("Bo", "which material?"), ("Ana", "polycarbonate sheets")]
+    memory.ingest([locomo_file(tmp_path / "conv.json", ("Ana", "Bo"), [("1:00 pm on 3 May, 2023", talk)])])
+    store = memory.store
+    found, through, read = exchanges(store, 0, store.passage_count(), 100)  # the demo's coding sessions: none
+    said = [text for _, text in talk]
+    assert [text for _, text in found] == [said[0], "\n".join(said[:2]), "\n".join(said)]
+    assert (through, read) == (store.passage_count(), 3)
+    whole = text_hash("\n".join(said))
+    assert set(store.vectors_by_hash(EXCHANGES.model(memory.embedder.name), [whole])) == {whole}
+    answer = [p for p in memory.retrieve("what will the greenhouse roof be made of?", k=8) if p.text == said[2]]
+    assert answer and "exchanges" in answer[0].via
+
+
 def _work_then(root: Path, aside: str) -> None:
     """Six work exchanges in shop-api under `root`, then the person's `aside`."""
     work = TranscriptWriter(root / "-home-sam-code-shop-api" / "b.jsonl", SHOP_API)
@@ -99,7 +114,7 @@ def test_the_sentences_of_typed_words_are_a_list_on_both_engines(memory: Memory,
     memory.ingest([tmp_path / "projects"])
     store, model = memory.store, memory.embedder.name
     hashes = [text_hash(s) for s in sentences(said, None)]
-    found = store.vectors_by_hash(sentence_model(model), hashes, memory.embedder.dim)
+    found = store.vectors_by_hash(SENTENCES.model(model), hashes, memory.embedder.dim)
     assert set(found) == set(hashes) and {v.shape for v in found.values()} == {(memory.embedder.dim,)}
     assert [row[1] for row in store.typed_passages(0, store.passage_count(), 100)][-1] == said
     found_passages = memory.retrieve("which archery class did i sign up for", k=8, config="hybrid")

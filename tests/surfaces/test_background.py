@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from tests.surfaces.conftest import start_http
 
 from vyre_memory import Memory
-from vyre_memory.ask.sentences import sentence_backlog, sentence_texts
+from vyre_memory.ask.sentences import SENTENCES, sentence_texts
 from vyre_memory.errors import VyreError
 from vyre_memory.surfaces.background import CatchUp, progress_line
 from vyre_memory.surfaces.cli import main
@@ -41,14 +41,14 @@ def test_answers_come_at_once_from_search_and_facts_then_the_backlog_is_embedded
     said = ingest_without_vectors(home)
     with Memory(home) as mem:
         left = mem.pending()["embed"]
-        assert left > 0 and f"{left:,} texts left to embed (passages, and the sentences of typed ones)" in said
+        assert left > 0 and f"{left:,} texts left to embed (passages, sentences of typed ones, conversations'" in said
         assert "answers use full-text search and facts until then" in said
         assert mem.answer("what's my wife's name").answer == "Your wife is Dani."  # facts: at once
         work = mem.ask("which file had the refund bug")
         assert not work.abstained and "app/billing/refunds.py" in (work.answer or "")  # full-text search
         lines: list[str] = []
         catch_up = CatchUp(Gate(mem), report=lines.append, every_s=0)
-        apart = sentence_backlog(mem.store, mem.embedder.name)  # typed passages whose sentences wait too
+        apart = SENTENCES.waiting(mem.store, mem.embedder.name)  # typed passages whose sentences wait too
         said = sentence_texts(mem.store.typed_passages(0, mem.store.passage_count(), 10**6))
         assert catch_up.once() == left - apart + len({h for _, h, _ in said})  # each text once
         assert mem.pending() == {"index": False, "embed": 0, "derive": False}

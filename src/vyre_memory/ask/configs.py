@@ -18,6 +18,7 @@ hybrid-asides hybrid without the person's asides lists (for questions about thei
 hybrid-likelyasides  hybrid without the list of turns likely of the person's life (read.life)
 hybrid-lifecontext  hybrid without the asides found by the words said around the part of a life a question names
 hybrid-convfeedback  hybrid without the conversations' vector-feedback list
+hybrid-exchanges  hybrid without the conversations' exchanges (a passage with the two before it) by words and vectors
 hybrid-releases  hybrid without the releases list (for questions about a release or deploy)
 hybrid-releasereports  hybrid with the releases list alone, not each release's report by the assistant after it
 hybrid-bugreplies  hybrid without the assistant's replies to the best typed turns for a question about a bug
@@ -149,6 +150,9 @@ class RetrievalConfig:
     conversation_feedback: int = 0
     conversation_feedback_share: float = 0.4  # ... moved by this share of their mean vector ...
     conversation_feedback_weight: float = 0.5  # ... fused at this weight
+    # Conversations: each passage with the ones said just before it (ask/exchanges.py), searched by its words and by
+    # its vector, two more lists at this weight
+    exchanges_weight: float = 0.0
     # Keys (ask/keys.py): the source turns of matching fact and decision keys, as one more list ...
     keys_weight: float = 0.0
     keys_limit: int = 20
@@ -259,6 +263,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         likely_asides_share=0.3,
         life_context_share=0.5,
         conversation_feedback=1,
+        exchanges_weight=0.3,
         releases_weight=1.0,
         newest_weight=2.0,
         release_reports=True,
@@ -289,6 +294,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-likelyasides": replace(_hybrid("hybrid-likelyasides", graph=True), likely_asides_share=0.0),
     "hybrid-lifecontext": replace(_hybrid("hybrid-lifecontext", graph=True), life_context_share=0.0),
     "hybrid-convfeedback": replace(_hybrid("hybrid-convfeedback", graph=True), conversation_feedback=0),
+    "hybrid-exchanges": replace(_hybrid("hybrid-exchanges", graph=True), exchanges_weight=0.0),
     "hybrid-releases": replace(_hybrid("hybrid-releases", graph=True), releases_weight=0.0),
     "hybrid-releasereports": replace(_hybrid("hybrid-releasereports", graph=True), release_reports=False),
     "hybrid-releasesessions": replace(_hybrid("hybrid-releasesessions", graph=True), release_sessions=0),

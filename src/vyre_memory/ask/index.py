@@ -13,11 +13,20 @@ from typing import Any
 
 from ..store.passages import NewPassage
 from ..store.sqlite import Store
+from .derived_vectors import DerivedKind, embed_derived
+from .exchanges import EXCHANGES
 from .passages import build
-from .sentences import embed_sentences, sentence_backlog
+from .sentences import SENTENCES
 
 Progress = Callable[[int, int, str], None]
 EMBED_BATCH = 256
+DERIVED: tuple[DerivedKind, ...] = (SENTENCES, EXCHANGES)  # embedded after the passages, in this order
+
+
+def derived_backlog(store: Store, model: str) -> int:
+    """How many passages wait for the vectors of their derived texts (a typed one's sentences, a conversation's
+    exchange) under `model`, once per kind."""
+    return sum(kind.waiting(store, model) for kind in DERIVED)
 
 
 TURNS_PER_READ = 500
@@ -62,7 +71,8 @@ def embed_passages(
 ) -> int:
     """Embed passage texts that have no vector under this embedder yet, in priority order (`EMBED_CLASSES`:
     the person's and the assistant's words first, tool output last), each class reading forward from its
-    own mark, then the sentences of the typed words (`embed_sentences`); returns how many texts were embedded.
+    own mark, then the derived texts (`DERIVED`: the sentences of the typed words, the exchanges of conversations);
+    returns how many texts were embedded.
 
     `in_order`: in passage order instead, moving every mark together, when every class is marked alike (a
     backlog embedded while the person waits for all of it; else a run in priority order is resumed). The
@@ -77,7 +87,7 @@ def embed_passages(
     run = call or (lambda fn, *args, **kw: fn(*args, **kw))
     embedded = passed = 0
     marks = run(store.embedded_through, embedder.name)
-    total = sum(run(store.passages_to_embed_count, embedder.name)) + run(sentence_backlog, store, embedder.name)
+    total = sum(run(store.passages_to_embed_count, embedder.name)) + run(derived_backlog, store, embedder.name)
     if progress and total:
         progress(0, total, "embedding")
     passes: list[tuple[int | None, int]] = list(enumerate(marks))
@@ -96,10 +106,12 @@ def embed_passages(
             if progress:
                 progress(min(passed, total), max(total, passed), "embedding")
 
-    def sentences_done(passages: int) -> None:
+    def derived_done(passages: int) -> None:
         nonlocal passed
         passed += passages
         if progress:
             progress(min(passed, total), max(total, passed), "embedding")
 
-    return embedded + embed_sentences(store, embedder, run, batch=batch, stop=stop, progress=sentences_done)
+    for kind in DERIVED:
+        embedded += embed_derived(kind, store, embedder, run, batch=batch, stop=stop, progress=derived_done)
+    return embedded

@@ -70,7 +70,7 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-class _Bm25:
+class Bm25:
     """BM25 over small documents held in memory, added to in place."""
 
     def __init__(self) -> None:
@@ -79,7 +79,7 @@ class _Bm25:
         self.postings: dict[str, set[int]] = {}
 
     @classmethod
-    def of(cls, texts: Iterable[str], words: Callable[[str], list[str]] = lambda text: tokens(text)) -> _Bm25:
+    def of(cls, texts: Iterable[str], words: Callable[[str], list[str]] = lambda text: tokens(text)) -> Bm25:
         """An index of `texts`' words (`words`, `tokens` by default), each text the document numbered by its place."""
         index = cls()
         for doc, text in enumerate(texts):
@@ -132,7 +132,7 @@ class SessionKeys:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._index = _Bm25()
+        self._index = Bm25()
         self._doc: dict[str, int] = {}  # session (a parent, for subagents) -> document number
         self._words: dict[str, list[str]] = {}
         self._paths: dict[str, set[str]] = {}
@@ -230,7 +230,7 @@ class RecordKeys:
         self._lock = threading.Lock()
         self._stamp: tuple[int, int] = (-1, -1)
         self.keys: list[RecordKey] = []
-        self._index = _Bm25()
+        self._index = Bm25()
 
     def refresh(self, store: Store, user_name: str) -> RecordKeys:
         stamp = (store.facts_version(), store.graph_version())
@@ -245,7 +245,7 @@ class RecordKeys:
             for d in store.decision_sources():
                 text = f"decided decision {d.name} {d.project} {d.quote}"
                 keys.append(RecordKey("decision", text, d.name, d.session, d.seq, d.ts, d.status == "current"))
-            self.keys, self._index, self._stamp = keys, _Bm25.of(key.text for key in keys), stamp
+            self.keys, self._index, self._stamp = keys, Bm25.of(key.text for key in keys), stamp
         return self
 
     def search(
@@ -292,7 +292,7 @@ class MomentKeys:
         self._held: str | None = None
         self.moments: list[Moment] = []
         self._times: list[str] = []
-        self._index = _Bm25()
+        self._index = Bm25()
 
     def refresh(self, version: str | None, moments: Callable[[], list[Moment]]) -> MomentKeys:
         """Rebuilt from `moments()` when their `version` (`read.derive.moments_version`) changed."""
@@ -301,7 +301,7 @@ class MomentKeys:
                 return self
             found = sorted(moments(), key=lambda m: (m.ts or "", m.session, m.seqs))
             self._held, self.moments, self._times = version, found, [m.ts or "" for m in found]
-            self._index = _Bm25.of((m.text for m in found), moment_words)
+            self._index = Bm25.of((m.text for m in found), moment_words)
         return self
 
     def search(

@@ -50,11 +50,13 @@ from ..store.vectors import VectorIndex
 from ..text import STOP, parse_ts, project_name
 from . import vector_files
 from .configs import RetrievalConfig, get_config
+from .derived_vectors import DerivedIndex
 from .directory import PassageDirectory
+from .exchanges import EXCHANGES, ExchangeKeys
 from .feedback import feedback_terms
 from .keys import MomentKeys, RecordKeys, SessionKeys, moment_words, tokens
 from .personal_questions import parse_personal_question
-from .sentences import SentenceIndex
+from .sentences import SENTENCES
 from .understand import Understanding, is_stop_word, understand
 from .vector_files import fingerprint, index_file, worth_writing
 
@@ -333,7 +335,9 @@ class Retriever:
         self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
         self.moment_keys = {kind.key: MomentKeys() for kind in MOMENT_KINDS}
-        self.sentences = SentenceIndex(folder)
+        self.sentences = DerivedIndex(SENTENCES, folder)
+        self.exchanges = DerivedIndex(EXCHANGES, folder)
+        self.exchange_keys = ExchangeKeys()
         # (corpus version, each project folder's name with the parts that may name it and its folders)
         self._projects: tuple[int, tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]] = (-1, ())
         self._part_named: dict[tuple[str, tuple[str, ...]], bool] = {}  # (part, folders): whether it names them
@@ -345,7 +349,7 @@ class Retriever:
     def warm(self) -> None:
         """Load now what a first question would wait for here: the passage directory, each kind of moment's keys
         (a second or two at a million turns), the passages of the person's asides, the facts' mentions, the
-        projects' names and the second connection."""
+        projects' names, the conversations' exchanges and the second connection."""
         self.directory.refresh(self.store)
         for kind in MOMENT_KINDS:
             self._moments(kind)
@@ -353,6 +357,8 @@ class Retriever:
             self._aside_passages(key)
         self._fact_mentions()
         self._projects_named("")  # each project's name and the parts of it that may name it
+        if self._holds_conversations():
+            self.exchange_keys.refresh(self.store)
         self.side.ready()
 
     def _moments(self, kind: MomentKind) -> MomentKeys:
@@ -480,6 +486,9 @@ class Retriever:
         if cfg.conversation_feedback and query is not None and self._holds_conversations():
             widened = self._conversation_feedback(cache, query, lists, cfg, scope, horizon)
             lists.append((cfg.conversation_feedback_weight * outside, widened, "feedback"))
+        if cfg.exchanges_weight and query is not None and self._holds_conversations():
+            for found_exchanges in self._exchanges(question, query, scope, horizon, cfg.candidates):
+                lists.append((cfg.exchanges_weight * outside, found_exchanges, "exchanges"))
         lists.extend(aside_lists)
         if context:
             lists.append(
@@ -759,6 +768,22 @@ class Retriever:
         question (ask/sentences.py)."""
         assert self.embedder is not None
         found = self.sentences.refresh(self.store, self.embedder.name, self.embedder.dim).search(query, k)
+        return self._kept(found, scope, horizon)
+
+    def _exchanges(
+        self, question: str, query: np.ndarray, scope: Scope, horizon: str, k: int
+    ) -> list[list[tuple[int, float]]]:
+        """The `k` passages of conversations (in scope, before `horizon`) whose exchanges best match the question:
+        by its own words (measured: better than with the words the graph and the kinds of tool add), and by its
+        vector (ask/exchanges.py)."""
+        assert self.embedder is not None
+        words = [w for w in tokens(question) if not is_stop_word(w)]
+        by_words = self.exchange_keys.refresh(self.store).search(words, k)
+        by_vectors = self.exchanges.refresh(self.store, self.embedder.name, self.embedder.dim).search(query, k)
+        return [self._kept(by_words, scope, horizon), self._kept(by_vectors, scope, horizon)]
+
+    def _kept(self, found: list[tuple[int, float]], scope: Scope, horizon: str) -> list[tuple[int, float]]:
+        """Of ranked passages, those in scope and before `horizon`."""
         kept = set(self.directory.refresh(self.store).keep(self.store, scope, [pid for pid, _ in found], until=horizon))
         return [(pid, score) for pid, score in found if pid in kept]
 

@@ -310,6 +310,44 @@ class PassageStore:
         ).fetchall()
         return [(int(r[0]), str(r[1]), r[2]) for r in rows]
 
+    def conversation_passages(
+        self, after_id: int, through_id: int, limit: int, agent_formats: Collection[str]
+    ) -> list[tuple[int, str]]:
+        """(id, session) of the passages in (after_id, through_id] of conversations (sessions of a format other
+        than these), in id order."""
+        marks = ",".join("?" * len(agent_formats))
+        rows = self.conn.execute(
+            "SELECT p.id, p.session FROM passages p JOIN sessions s ON s.id = p.session "
+            f"WHERE p.id > ? AND p.id <= ? AND s.format NOT IN ({marks}) ORDER BY p.id LIMIT ?",
+            [after_id, through_id, *sorted(agent_formats), limit],
+        ).fetchall()
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    def conversation_passage_count(self, after_id: int, agent_formats: Collection[str]) -> int:
+        """How many passages of conversations come after `after_id`."""
+        marks = ",".join("?" * len(agent_formats))
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM passages p JOIN sessions s ON s.id = p.session "
+            f"WHERE p.id > ? AND s.format NOT IN ({marks})",
+            [after_id, *sorted(agent_formats)],
+        )
+        return int(row.fetchone()[0])
+
+    def passages_in_order(self, sessions: Collection[str]) -> dict[str, list[tuple[int, str]]]:
+        """(id, text) of every passage of these sessions, each session's in the order said (seq, then piece)."""
+        out: dict[str, list[tuple[int, str]]] = {}
+        names = sorted(sessions)
+        for start in range(0, len(names), 500):
+            chunk = names[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT session, id, text FROM passages WHERE session IN ({marks}) ORDER BY session, seq, piece",
+                chunk,
+            )
+            for session, pid, text in rows:
+                out.setdefault(str(session), []).append((int(pid), str(text)))
+        return out
+
     def typed_passage_count(self, after_id: int) -> int:
         """How many passages of typed words come after `after_id`."""
         row = self.conn.execute("SELECT COUNT(*) FROM passages WHERE id > ? AND kind = ?", [after_id, TYPED])

@@ -128,9 +128,9 @@ def ingest(
         left = mem.pending()["embed"]
         if left:
             click.echo(
-                f"{left:,} texts left to embed (passages, and the sentences of typed ones): answers use full-text "
-                "search and facts until then; vyre serve, vyre mcp or vyre watch embed them in the background "
-                "(with the time left), or now: vyre ingest --embed",
+                f"{left:,} texts left to embed (passages, sentences of typed ones, conversations' exchanges): answers "
+                "use full-text search and facts until then; vyre serve, vyre mcp or vyre watch embed them in the "
+                "background (with the time left), or now: vyre ingest --embed",
                 err=True,
             )
 
