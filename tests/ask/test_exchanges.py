@@ -11,6 +11,7 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask.exchanges import EXCHANGES, exchanges
+from vyre_memory.ask.keys import Bm25
 from vyre_memory.ask.passages import text_hash
 
 NOW = datetime(2024, 1, 1, tzinfo=UTC)
@@ -80,3 +81,9 @@ def test_the_exchanges_lists_never_leave_the_scope(memory: Memory, tmp_path: Pat
     assert found and all(memory.session(p.session).cwd == "/home/you/code/shop" for p in found)
     everywhere = memory.retrieve("what colours is the quilt", k=8)
     assert any("exchanges" in p.via for p in everywhere)
+
+
+def test_a_word_in_too_many_exchanges_is_not_scored() -> None:
+    index = Bm25.of(["teal quilt", "teal scarf", "mustard quilt"])
+    assert set(index.scores(["teal", "mustard"])) == {0, 1, 2}
+    assert set(index.scores(["teal", "mustard"], common=1)) == {2}  # "teal" is in two: only "mustard" scored

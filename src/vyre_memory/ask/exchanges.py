@@ -29,21 +29,28 @@ from .passages import text_hash
 
 EXCHANGE_PASSAGES = 3  # a reply, the question it answers and what the question was about
 READ_PASSAGES = 2_000  # of conversations, per read while the words' keys grow
+COMMON_EXCHANGE_WORD = 1_000
+
+
+def _windows(store: Store, after_id: int, through_id: int, limit: int) -> tuple[list[list[tuple[int, str]]], int, int]:
+    """Of at most `limit` passages of conversations in (after_id, through_id], in id order: each one's exchange as
+    (id, text) of its passages, oldest first (itself last); the last passage id the read covers (through_id when
+    fewer were left); how many passages it read."""
+    rows = store.conversation_passages(after_id, through_id, limit, AGENT_FORMATS)
+    through = rows[-1][0] if len(rows) == limit else through_id
+    wanted = {pid for pid, _ in rows}
+    out: list[list[tuple[int, str]]] = []
+    for said in store.passages_in_order({session for _, session in rows}).values():
+        out.extend(said[max(0, i - EXCHANGE_PASSAGES + 1) : i + 1] for i, (pid, _) in enumerate(said) if pid in wanted)
+    out.sort(key=lambda window: window[-1][0])
+    return out, through, len(rows)
 
 
 def exchanges(store: Store, after_id: int, through_id: int, limit: int) -> tuple[list[tuple[int, str]], int, int]:
     """(passage id, exchange text) of at most `limit` passages of conversations in (after_id, through_id], in id
     order; the last passage id the read covers (through_id when fewer were left); how many passages it read."""
-    rows = store.conversation_passages(after_id, through_id, limit, AGENT_FORMATS)
-    through = rows[-1][0] if len(rows) == limit else through_id
-    wanted = {pid for pid, _ in rows}
-    out: list[tuple[int, str]] = []
-    for said in store.passages_in_order({session for _, session in rows}).values():
-        for i, (pid, _) in enumerate(said):
-            if pid in wanted:
-                out.append((pid, "\n".join(text for _, text in said[max(0, i - EXCHANGE_PASSAGES + 1) : i + 1])))
-    out.sort()
-    return out, through, len(rows)
+    windows, through, read = _windows(store, after_id, through_id, limit)
+    return [(window[-1][0], "\n".join(text for _, text in window)) for window in windows], through, read
 
 
 def _read(store: Store, after_id: int, through_id: int, limit: int) -> tuple[list[tuple[int, str, str]], int, int]:
@@ -73,16 +80,24 @@ class ExchangeKeys:
                 return self
             end = store.passage_count()
             while self._through < end:
-                found, self._through, _ = exchanges(store, self._through, end, READ_PASSAGES)
-                for pid, text in found:
-                    self._index.set(len(self._ids), tokens(text))
-                    self._ids.append(pid)
+                windows, self._through, _ = _windows(store, self._through, end, READ_PASSAGES)
+                said: dict[int, list[str]] = {}  # each passage's words, read once for the exchanges it is in
+                for window in windows:
+                    for pid, text in window:
+                        if pid not in said:
+                            said[pid] = tokens(text)
+                    words = [w for pid, _ in window for w in said[pid]]
+                    self._index.set(len(self._ids), words)
+                    self._ids.append(window[-1][0])
             self._version = version
         return self
 
     def search(self, words: Sequence[str], k: int) -> list[tuple[int, float]]:
-        """The `k` passages whose exchanges best match the words (`tokens` of the question), best first."""
+        """The `k` passages whose exchanges best match the words (`tokens` of the question), best first; a word in
+        more than a twentieth of them (at least COMMON_EXCHANGE_WORD) is not scored: it tells little, and scoring
+        its every exchange costs seconds in a large history."""
         with self._lock:
-            scored = self._index.scores(list(words))
+            common = max(COMMON_EXCHANGE_WORD, len(self._ids) // 20)
+            scored = self._index.scores(list(words), common=common)
             ranked = sorted(scored, key=lambda d: (-scored[d], self._ids[d]))[:k]
             return [(self._ids[d], scored[d]) for d in ranked]

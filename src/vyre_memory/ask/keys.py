@@ -27,6 +27,7 @@ Guarantees:
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import json
 import math
@@ -52,6 +53,7 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9_'-]*")
 _SUFFIXES = ("ing", "ed", "es", "s")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude stem, the same for a key and a question: "deploys", "deployed", "deploying" → "deploy"."""
     word = word.lower().strip("'-_").removesuffix("'s")
@@ -97,13 +99,17 @@ class Bm25:
         for w in counts:
             self.postings.setdefault(w, set()).add(doc)
 
-    def scores(self, words: Sequence[str], keep: Collection[int] | None = None) -> dict[int, float]:
+    def scores(
+        self, words: Sequence[str], keep: Collection[int] | None = None, common: int | None = None
+    ) -> dict[int, float]:
+        """BM25 of each document with any of the words (among `keep`); a word in more than `common` documents is not
+        scored."""
         n = max(1, len(self.docs))
         avg = max(1.0, sum(self.lengths) / n)
         out: dict[int, float] = {}
         for w in dict.fromkeys(words):
             docs = self.postings.get(w)
-            if not docs:
+            if not docs or (common is not None and len(docs) > common):
                 continue
             idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
             for d in docs:
