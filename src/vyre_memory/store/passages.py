@@ -177,6 +177,10 @@ def _window_sql(since: str | None, until: str | None, params: list[object]) -> s
     return sql
 
 
+# the sessions of a format other than the given ones ({marks}: their placeholders): a conversation's
+_CONVERSATIONS = "SELECT id FROM sessions WHERE format NOT IN ({marks})"
+
+
 class PassageStore:
     conn: sqlite3.Connection
 
@@ -316,10 +320,10 @@ class PassageStore:
         """(id, session) of the passages in (after_id, through_id] of conversations (sessions of a format other
         than these), in id order."""
         marks = ",".join("?" * len(agent_formats))
-        rows = self.conn.execute(
-            "SELECT p.id, p.session FROM passages p JOIN sessions s ON s.id = p.session "
-            f"WHERE p.id > ? AND p.id <= ? AND s.format NOT IN ({marks}) ORDER BY p.id LIMIT ?",
-            [after_id, through_id, *sorted(agent_formats), limit],
+        rows = self.conn.execute(  # by the sessions' index: no passage of a coding agent's session is read
+            f"SELECT id, session FROM passages WHERE session IN ({_CONVERSATIONS.format(marks=marks)}) "
+            "AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+            [*sorted(agent_formats), after_id, through_id, limit],
         ).fetchall()
         return [(int(r[0]), str(r[1])) for r in rows]
 
@@ -327,9 +331,8 @@ class PassageStore:
         """How many passages of conversations come after `after_id`."""
         marks = ",".join("?" * len(agent_formats))
         row = self.conn.execute(
-            "SELECT COUNT(*) FROM passages p JOIN sessions s ON s.id = p.session "
-            f"WHERE p.id > ? AND s.format NOT IN ({marks})",
-            [after_id, *sorted(agent_formats)],
+            f"SELECT COUNT(*) FROM passages WHERE session IN ({_CONVERSATIONS.format(marks=marks)}) AND id > ?",
+            [*sorted(agent_formats), after_id],
         )
         return int(row.fetchone()[0])
 
