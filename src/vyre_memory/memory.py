@@ -145,7 +145,7 @@ class Memory:
             run(self.retriever.vectors.save, self.store, embedder.name, embedder.dim)
         if vectors and not self.store.readonly:
             # the derived texts' indexes read now, and kept in their files when large, not by the next first question
-            for derived in (self.retriever.sentences, self.retriever.exchanges):
+            for derived in self.retriever.derived.values():
                 run(derived.refresh, self.store, embedder.name, embedder.dim)
         return vectors
 
@@ -163,7 +163,7 @@ class Memory:
             if local is not None:
                 retriever.vectors.get(self.store, local.name, local.dim, self.store.vectors_version())
         if local is not None:
-            for derived in (retriever.sentences, retriever.exchanges):
+            for derived in retriever.derived.values():
                 derived.refresh(self.store, local.name, local.dim)
             if isinstance(local, MiniLMEmbedder):
                 local.embed(["warm"])
@@ -291,8 +291,8 @@ class Memory:
     def pending(self) -> dict[str, Any]:
         """What stored turns still lack (after a crash, or while vectors are built in the background):
         `index` (turns not yet in the search index), `embed` (texts to embed under this embedder: each passage
-        without a vector, and each passage whose derived texts have none: a typed one's sentences, a conversation's
-        exchange; so a new typed passage counts twice)
+        without a vector, and once more for each kind of derived text it has and that has none: a typed one's
+        sentences, a conversation's exchange; so a new typed passage of a conversation counts three times)
         and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
         embedder = self.embedder
         to_embed = 0

@@ -11,7 +11,7 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.ask.exchanges import EXCHANGES, exchanges
-from vyre_memory.ask.keys import Bm25
+from vyre_memory.ask.keys import AddedBm25, Bm25, tokens
 from vyre_memory.ask.passages import text_hash
 
 NOW = datetime(2024, 1, 1, tzinfo=UTC)
@@ -84,6 +84,16 @@ def test_the_exchanges_lists_never_leave_the_scope(memory: Memory, tmp_path: Pat
 
 
 def test_a_word_in_too_many_exchanges_is_not_scored() -> None:
-    index = Bm25.of(["teal quilt", "teal scarf", "mustard quilt"])
+    index = AddedBm25()
+    for words in (["teal", "quilt"], ["teal", "scarf"], ["mustard", "quilt", "quilt"]):
+        index.add(words)
     assert set(index.scores(["teal", "mustard"])) == {0, 1, 2}
     assert set(index.scores(["teal", "mustard"], common=1)) == {2}  # "teal" is in two: only "mustard" scored
+
+
+def test_added_documents_score_as_the_changeable_index_scores_them() -> None:
+    texts = ["teal quilt", "teal scarf for the fair", "mustard quilt quilt", "a fair day"]
+    added = AddedBm25()
+    for text in texts:
+        added.add(tokens(text))
+    assert added.scores(["quilt", "fair"]) == Bm25.of(texts).scores(["quilt", "fair"])

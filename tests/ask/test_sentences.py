@@ -98,7 +98,7 @@ def test_a_large_sentence_index_is_kept_in_a_file_and_read_only_against_its_data
         monkeypatch.setattr(mem.store, "vectors_by_hash", lambda *a, **kw: pytest.fail("read from the database"))
         kept.refresh(mem.store, model, dim)  # all of it from the file
         query = mem.embedder.embed([question])[0]
-        assert kept.search(query, 5) == mem.retriever.sentences.search(query, 5) != []
+        assert kept.search(query, 5) == mem.retriever.derived[SENTENCES.name].search(query, 5) != []
         monkeypatch.undo()
         monkeypatch.setattr(vector_files, "SAVE_FROM_ROWS", 2)
         with mem.store.transaction() as c:  # the passages it was built from are no longer these

@@ -19,12 +19,13 @@ a reply there are long and far apart, so the exchanges are of conversations only
 from __future__ import annotations
 
 import threading
+from array import array
 from collections.abc import Sequence
 
 from ..contract import AGENT_FORMATS
 from ..store.sqlite import Store
 from .derived_vectors import DerivedKind
-from .keys import Bm25, tokens
+from .keys import AddedBm25, tokens
 from .passages import text_hash
 
 EXCHANGE_PASSAGES = 3  # a reply, the question it answers and what the question was about
@@ -68,8 +69,8 @@ class ExchangeKeys:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._index = Bm25()
-        self._ids: list[int] = []  # document number -> passage id
+        self._index = AddedBm25()
+        self._ids = array("q")  # document number -> passage id
         self._through = 0
         self._version = -1
 
@@ -86,8 +87,7 @@ class ExchangeKeys:
                     for pid, text in window:
                         if pid not in said:
                             said[pid] = tokens(text)
-                    words = [w for pid, _ in window for w in said[pid]]
-                    self._index.set(len(self._ids), words)
+                    self._index.add(w for pid, _ in window for w in said[pid])
                     self._ids.append(window[-1][0])
             self._version = version
         return self

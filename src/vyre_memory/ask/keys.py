@@ -33,6 +33,7 @@ import json
 import math
 import re
 import threading
+from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -99,25 +100,67 @@ class Bm25:
         for w in counts:
             self.postings.setdefault(w, set()).add(doc)
 
-    def scores(
-        self, words: Sequence[str], keep: Collection[int] | None = None, common: int | None = None
-    ) -> dict[int, float]:
-        """BM25 of each document with any of the words (among `keep`); a word in more than `common` documents is not
-        scored."""
+    def scores(self, words: Sequence[str], keep: Collection[int] | None = None) -> dict[int, float]:
         n = max(1, len(self.docs))
         avg = max(1.0, sum(self.lengths) / n)
         out: dict[int, float] = {}
         for w in dict.fromkeys(words):
             docs = self.postings.get(w)
-            if not docs or (common is not None and len(docs) > common):
+            if not docs:
                 continue
-            idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+            weight = idf(n, len(docs))
             for d in docs:
                 if keep is not None and d not in keep:
                     continue
-                tf = self.docs[d][w]
-                out[d] = out.get(d, 0.0) + idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[d] / avg))
+                out[d] = out.get(d, 0.0) + term_score(self.docs[d][w], self.lengths[d], avg, weight)
         return out
+
+
+class AddedBm25:
+    """BM25 over documents that are only ever added, never changed, in little memory: each word's postings as arrays
+    of (document, count), no Counter per document (a few hundred bytes a document of a hundred words, not kilobytes).
+    """
+
+    def __init__(self) -> None:
+        self.lengths = array("I")
+        self.total = 0
+        self.postings: dict[str, tuple[array[int], array[int]]] = {}
+
+    def add(self, words: Iterable[str]) -> int:
+        """Add a document of these words; returns its number (0, 1, 2, ... in the order added)."""
+        doc = len(self.lengths)
+        counts = Counter(words)
+        for w, count in counts.items():
+            docs, tfs = self.postings.setdefault(w, (array("I"), array("I")))
+            docs.append(doc)
+            tfs.append(count)
+        length = sum(counts.values())
+        self.lengths.append(length)
+        self.total += length
+        return doc
+
+    def scores(self, words: Sequence[str], common: int | None = None) -> dict[int, float]:
+        """BM25 of each document with any of the words; a word in more than `common` documents is not scored."""
+        n = max(1, len(self.lengths))
+        avg = max(1.0, self.total / n)
+        out: dict[int, float] = {}
+        for w in dict.fromkeys(words):
+            docs, tfs = self.postings.get(w, (array("I"), array("I")))
+            if not docs or (common is not None and len(docs) > common):
+                continue
+            weight = idf(n, len(docs))
+            for d, tf in zip(docs, tfs):
+                out[d] = out.get(d, 0.0) + term_score(tf, self.lengths[d], avg, weight)
+        return out
+
+
+def idf(documents: int, with_word: int) -> float:
+    return math.log(1 + (documents - with_word + 0.5) / (with_word + 0.5))
+
+
+def term_score(tf: int, length: int, avg: float, weight: float) -> float:
+    """A word's BM25 share of a document's score: its `idf` weight for how often and in how long a document."""
+    return weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg))
 
 
 @dataclass(frozen=True)

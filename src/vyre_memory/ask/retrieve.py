@@ -50,10 +50,11 @@ from ..store.vectors import VectorIndex
 from ..text import STOP, parse_ts, project_name
 from . import vector_files
 from .configs import RetrievalConfig, get_config
-from .derived_vectors import DerivedIndex
+from .derived_vectors import DerivedIndex, DerivedKind
 from .directory import PassageDirectory
 from .exchanges import EXCHANGES, ExchangeKeys
 from .feedback import feedback_terms
+from .index import DERIVED
 from .keys import MomentKeys, RecordKeys, SessionKeys, moment_words, tokens
 from .personal_questions import parse_personal_question
 from .sentences import SENTENCES
@@ -335,8 +336,7 @@ class Retriever:
         self._replies: tuple[str | None, dict[tuple[str, int], frozenset[str]]] = (None, {})
         self.record_keys = RecordKeys()
         self.moment_keys = {kind.key: MomentKeys() for kind in MOMENT_KINDS}
-        self.sentences = DerivedIndex(SENTENCES, folder)
-        self.exchanges = DerivedIndex(EXCHANGES, folder)
+        self.derived = {kind.name: DerivedIndex(kind, folder) for kind in DERIVED}  # sentences, exchanges
         self.exchange_keys = ExchangeKeys()
         # (corpus version, each project folder's name with the parts that may name it and its folders)
         self._projects: tuple[int, tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]] = (-1, ())
@@ -766,9 +766,7 @@ class Retriever:
     def _sentences(self, query: np.ndarray, scope: Scope, horizon: str, k: int) -> list[tuple[int, float]]:
         """The `k` passages of typed words (in scope, before `horizon`) whose nearest sentence is nearest the
         question (ask/sentences.py)."""
-        assert self.embedder is not None
-        found = self.sentences.refresh(self.store, self.embedder.name, self.embedder.dim).search(query, k)
-        return self._kept(found, scope, horizon)
+        return self._kept(self._nearest_derived(SENTENCES, query, k), scope, horizon)
 
     def _exchanges(
         self, question: str, query: np.ndarray, scope: Scope, horizon: str, k: int
@@ -776,11 +774,15 @@ class Retriever:
         """The `k` passages of conversations (in scope, before `horizon`) whose exchanges best match the question:
         by its own words (measured: better than with the words the graph and the kinds of tool add), and by its
         vector (ask/exchanges.py)."""
-        assert self.embedder is not None
         words = [w for w in tokens(question) if not is_stop_word(w)]
         by_words = self.exchange_keys.refresh(self.store).search(words, k)
-        by_vectors = self.exchanges.refresh(self.store, self.embedder.name, self.embedder.dim).search(query, k)
+        by_vectors = self._nearest_derived(EXCHANGES, query, k)
         return [self._kept(by_words, scope, horizon), self._kept(by_vectors, scope, horizon)]
+
+    def _nearest_derived(self, kind: DerivedKind, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The `k` passages whose nearest derived text of `kind` is nearest `query` (ask/derived_vectors.py)."""
+        assert self.embedder is not None
+        return self.derived[kind.name].refresh(self.store, self.embedder.name, self.embedder.dim).search(query, k)
 
     def _kept(self, found: list[tuple[int, float]], scope: Scope, horizon: str) -> list[tuple[int, float]]:
         """Of ranked passages, those in scope and before `horizon`."""

@@ -177,10 +177,6 @@ def _window_sql(since: str | None, until: str | None, params: list[object]) -> s
     return sql
 
 
-# the sessions of a format other than the given ones ({marks}: their placeholders): a conversation's
-_CONVERSATIONS = "SELECT id FROM sessions WHERE format NOT IN ({marks})"
-
-
 class PassageStore:
     conn: sqlite3.Connection
 
@@ -319,20 +315,25 @@ class PassageStore:
     ) -> list[tuple[int, str]]:
         """(id, session) of the passages in (after_id, through_id] of conversations (sessions of a format other
         than these), in id order."""
+        if not self.has_conversations(agent_formats):
+            return []  # a coding agent's history: no passage read (the range may be a million of them)
         marks = ",".join("?" * len(agent_formats))
-        rows = self.conn.execute(  # by the sessions' index: no passage of a coding agent's session is read
-            f"SELECT id, session FROM passages WHERE session IN ({_CONVERSATIONS.format(marks=marks)}) "
-            "AND id > ? AND id <= ? ORDER BY id LIMIT ?",
-            [*sorted(agent_formats), after_id, through_id, limit],
+        rows = self.conn.execute(  # forward from after_id: a mark moving on reads each passage once
+            "SELECT p.id, p.session FROM passages p JOIN sessions s ON s.id = p.session "
+            f"WHERE p.id > ? AND p.id <= ? AND s.format NOT IN ({marks}) ORDER BY p.id LIMIT ?",
+            [after_id, through_id, *sorted(agent_formats), limit],
         ).fetchall()
         return [(int(r[0]), str(r[1])) for r in rows]
 
     def conversation_passage_count(self, after_id: int, agent_formats: Collection[str]) -> int:
         """How many passages of conversations come after `after_id`."""
+        if not self.has_conversations(agent_formats):
+            return 0
         marks = ",".join("?" * len(agent_formats))
         row = self.conn.execute(
-            f"SELECT COUNT(*) FROM passages WHERE session IN ({_CONVERSATIONS.format(marks=marks)}) AND id > ?",
-            [*sorted(agent_formats), after_id],
+            "SELECT COUNT(*) FROM passages p JOIN sessions s ON s.id = p.session "
+            f"WHERE p.id > ? AND s.format NOT IN ({marks})",
+            [after_id, *sorted(agent_formats)],
         )
         return int(row.fetchone()[0])
 
