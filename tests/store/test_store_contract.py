@@ -80,6 +80,19 @@ def test_the_exchanges_of_conversations_are_read_and_searched_on_both_engines(me
     assert answer and "exchanges" in answer[0].via
 
 
+def test_a_span_of_a_conversation_is_read_with_the_passages_before_it_only(memory: Memory, tmp_path: Path) -> None:
+    talk = [("Ana" if i % 2 else "Bo", f"line number {i} of the talk") for i in range(1, 7)]
+    memory.ingest([locomo_file(tmp_path / "conv.json", ("Ana", "Bo"), [("1:00 pm on 3 May, 2023", talk)])])
+    store = memory.store
+    rows = store.conversation_passages(0, store.passage_count(), 100, AGENT_FORMATS)
+    assert len(rows) == 6 and not store.conversation_passages(0, rows[0][0] - 1, 100, AGENT_FORMATS)
+    session, at = rows[0][1], [(seq, piece) for _, _, seq, piece in rows]
+    texts = [text for _, text in talk]
+    assert [t for _, t in store.passages_between(session, at[3], at[4], 2)] == texts[1:5]
+    assert [t for _, t in store.passages_between(session, at[1], at[1], 2)] == texts[:2]  # one before: from the first
+    assert [t for _, t in store.passages_between(session, at[2], at[5], 0)] == texts[2:]
+
+
 def _work_then(root: Path, aside: str) -> None:
     """Six work exchanges in shop-api under `root`, then the person's `aside`."""
     work = TranscriptWriter(root / "-home-sam-code-shop-api" / "b.jsonl", SHOP_API)

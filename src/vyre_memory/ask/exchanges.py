@@ -39,9 +39,14 @@ def _windows(store: Store, after_id: int, through_id: int, limit: int) -> tuple[
     fewer were left); how many passages it read."""
     rows = store.conversation_passages(after_id, through_id, limit, AGENT_FORMATS)
     through = rows[-1][0] if len(rows) == limit else through_id
-    wanted = {pid for pid, _ in rows}
+    wanted = {pid for pid, *_ in rows}
+    spans: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}  # session -> its first and last wanted passage
+    for _, session, seq, piece in rows:
+        first, last = spans.get(session, ((seq, piece), (seq, piece)))
+        spans[session] = (min(first, (seq, piece)), max(last, (seq, piece)))
     out: list[list[tuple[int, str]]] = []
-    for said in store.passages_in_order({session for _, session in rows}).values():
+    for session, (first, last) in spans.items():
+        said = store.passages_between(session, first, last, EXCHANGE_PASSAGES - 1)
         out.extend(said[max(0, i - EXCHANGE_PASSAGES + 1) : i + 1] for i, (pid, _) in enumerate(said) if pid in wanted)
     out.sort(key=lambda window: window[-1][0])
     return out, through, len(rows)

@@ -312,18 +312,18 @@ class PassageStore:
 
     def conversation_passages(
         self, after_id: int, through_id: int, limit: int, agent_formats: Collection[str]
-    ) -> list[tuple[int, str]]:
-        """(id, session) of the passages in (after_id, through_id] of conversations (sessions of a format other
-        than these), in id order."""
+    ) -> list[tuple[int, str, int, int]]:
+        """(id, session, seq, piece) of the passages in (after_id, through_id] of conversations (sessions of a format
+        other than these), in id order."""
         if not self.has_conversations(agent_formats):
             return []  # a coding agent's history: no passage read (the range may be a million of them)
         marks = ",".join("?" * len(agent_formats))
         rows = self.conn.execute(  # forward from after_id: a mark moving on reads each passage once
-            "SELECT p.id, p.session FROM passages p JOIN sessions s ON s.id = p.session "
+            "SELECT p.id, p.session, p.seq, p.piece FROM passages p JOIN sessions s ON s.id = p.session "
             f"WHERE p.id > ? AND p.id <= ? AND s.format NOT IN ({marks}) ORDER BY p.id LIMIT ?",
             [after_id, through_id, *sorted(agent_formats), limit],
         ).fetchall()
-        return [(int(r[0]), str(r[1])) for r in rows]
+        return [(int(r[0]), str(r[1]), int(r[2]), int(r[3])) for r in rows]
 
     def conversation_passage_count(self, after_id: int, agent_formats: Collection[str]) -> int:
         """How many passages of conversations come after `after_id`."""
@@ -337,20 +337,25 @@ class PassageStore:
         )
         return int(row.fetchone()[0])
 
-    def passages_in_order(self, sessions: Collection[str]) -> dict[str, list[tuple[int, str]]]:
-        """(id, text) of every passage of these sessions, each session's in the order said (seq, then piece)."""
-        out: dict[str, list[tuple[int, str]]] = {}
-        names = sorted(sessions)
-        for start in range(0, len(names), 500):
-            chunk = names[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self.conn.execute(
-                f"SELECT session, id, text FROM passages WHERE session IN ({marks}) ORDER BY session, seq, piece",
-                chunk,
-            )
-            for session, pid, text in rows:
-                out.setdefault(str(session), []).append((int(pid), str(text)))
-        return out
+    def passages_between(
+        self, session: str, first: tuple[int, int], last: tuple[int, int], before: int
+    ) -> list[tuple[int, str]]:
+        """(id, text) of the passages of `session` in the order said (seq, then piece): from the `before`-th passage
+        before (seq, piece) `first` (or the session's first) through `last`."""
+        seq, piece = first
+        if before:
+            start = self.conn.execute(
+                "SELECT seq, piece FROM passages WHERE session = ? AND (seq < ? OR (seq = ? AND piece < ?)) "
+                "ORDER BY seq DESC, piece DESC LIMIT 1 OFFSET ?",
+                [session, seq, seq, piece, before - 1],
+            ).fetchone()
+            seq, piece = (int(start[0]), int(start[1])) if start else (-1, 0)  # fewer before it: the session's first
+        rows = self.conn.execute(
+            "SELECT id, text FROM passages WHERE session = ? AND (seq > ? OR (seq = ? AND piece >= ?)) "
+            "AND (seq < ? OR (seq = ? AND piece <= ?)) ORDER BY seq, piece",
+            [session, seq, seq, piece, last[0], last[0], last[1]],
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
 
     def typed_passage_count(self, after_id: int) -> int:
         """How many passages of typed words come after `after_id`."""
