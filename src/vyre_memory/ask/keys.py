@@ -131,9 +131,11 @@ class AddedBm25:
         doc = len(self.lengths)
         counts = Counter(words)
         for w, count in counts.items():
-            docs, tfs = self.postings.setdefault(w, (array("I"), array("I")))
-            docs.append(doc)
-            tfs.append(count)
+            posting = self.postings.get(w)
+            if posting is None:
+                posting = self.postings[w] = (array("I"), array("I"))
+            posting[0].append(doc)
+            posting[1].append(count)
         length = sum(counts.values())
         self.lengths.append(length)
         self.total += length
@@ -145,9 +147,10 @@ class AddedBm25:
         avg = max(1.0, self.total / n)
         out: dict[int, float] = {}
         for w in dict.fromkeys(words):
-            docs, tfs = self.postings.get(w, (array("I"), array("I")))
-            if not docs or (common is not None and len(docs) > common):
+            posting = self.postings.get(w)
+            if posting is None or (common is not None and len(posting[0]) > common):
                 continue
+            docs, tfs = posting
             weight = idf(n, len(docs))
             for d, tf in zip(docs, tfs):
                 out[d] = out.get(d, 0.0) + term_score(tf, self.lengths[d], avg, weight)
