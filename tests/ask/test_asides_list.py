@@ -13,7 +13,7 @@ from tests.reliability.conftest import TranscriptWriter
 
 from vyre_memory import Memory
 from vyre_memory.read.derive import ASIDES_KEY, LIKELY_ASIDES_KEY, aside_replies_of, asides_of
-from vyre_memory.read.relations import life_context
+from vyre_memory.read.relations import kin_words, life_context
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 CWD = "/home/sam/code/shop-api"
@@ -269,3 +269,22 @@ def test_life_context_is_called_by_the_words_of_a_question_only() -> None:
     assert "turned" in life_context("when's my birthday")  # "turned 31 today"
     assert "dealership" in life_context("how much did the new truck cost me")
     assert life_context("what's the hub's ip address") == life_context("which test is red?") == []
+
+
+def test_a_question_about_a_relative_searches_their_other_words() -> None:
+    assert {"maman", "mère", "mom"} <= set(kin_words("what city does my mum live in"))
+    assert "mother" not in kin_words("how is my mother doing") and "mama" in kin_words("how is my mother doing")
+    assert kin_words("which test is red?") == kin_words("who is my manager") == []
+
+
+def test_a_relative_named_in_another_language_is_found(memory: Memory, tmp_path: Path) -> None:
+    work = TranscriptWriter(tmp_path / "projects" / "-home-sam-code-shop-api" / "a.jsonl", CWD)
+    for i in range(30):
+        work.user(f"the retry test {i} fails on the order list in src/jobs.py, the city filter is off")
+        work.assistant(f"Fixed retry case {i} in src/jobs.py: the city filter now resets.")
+    work.user("off thursday: driving up to see ma mère, her knee gets done friday. the retry test can wait")
+    said = work.written[-1]["uuid"]
+    memory.ingest([tmp_path / "projects"])
+    found = memory.retrieve("when is my mum's surgery", k=3, now=NOW, config="hybrid")
+    aside = next(p for p in found if said in p.uuids)
+    assert "bm25" in aside.via  # its words found it: "mère" is a word for "mum"

@@ -92,6 +92,13 @@ def test_prose_loses_only_what_speaks_of_a_life() -> None:
         "what football team do i support",
         "what sports does she play",
         "where did we go for the spring break",
+        # a commute, a vehicle, a role or an office of theirs, where home is, whom they married
+        "what vehicle do i get around in now",
+        "how do i get to the office these days",
+        "what's my current role at work",
+        "what area of the city is my office in",
+        "which part of town is home now",
+        "who did i end up marrying",
     ],
 )
 def test_questions_about_the_persons_life(question: str) -> None:

@@ -209,3 +209,16 @@ def test_birthday_said_as_a_day_word_is_read_as_that_word(text: str, fact: tuple
 )
 def test_a_day_word_without_a_birthday_is_no_birthday(text: str) -> None:
     assert ("user", "birthday") not in {f[:2] for f in _facts(text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "our client timeout is 800ms, the vendor's is 500",
+        "get a helper to compare our rabbit ocr setup vs the other broker",
+        "my friend cache config is wrong on staging",
+    ],
+)
+def test_a_word_before_a_thing_of_the_work_is_no_name(text: str) -> None:
+    assert not any(s == "user" for s, _, _ in _facts(text)), _facts(text)
+    assert _facts("our client acme wants a dashboard") == {("user", "client", "Acme")}

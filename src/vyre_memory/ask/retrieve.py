@@ -42,7 +42,7 @@ from ..read.derive import (
     moments_of,
     moments_version,
 )
-from ..read.relations import ALIKE, RELATION_GROUPS, category_members, life_context
+from ..read.relations import ALIKE, RELATION_GROUPS, category_members, kin_words, life_context
 from ..read.trust import holds_pasted
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
@@ -396,6 +396,8 @@ class Retriever:
         until = min(_iso(window.end), horizon) if window else None
         if cfg.graph and self.expander is not None and scope.personal_allowed:
             extra_terms = [*extra_terms, *self.expander(question)]  # "my wife" also searches her name
+        if personal and scope.personal_allowed:
+            extra_terms = [*extra_terms, *kin_words(question)]  # "my mum" also searches "maman"
         if cfg.tool_kinds:
             extra_terms = [*extra_terms, *category_members(question)]  # "which editor": vim, helix said in passing
         terms = list(u.terms) + list(extra_terms)

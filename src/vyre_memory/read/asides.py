@@ -54,7 +54,7 @@ _LIFE = re.compile(
         "stepmom,stepdad,sister,sisters,brother,brothers,nephew,nephews,niece,nieces,aunt,aunts,uncle,uncles,"
         "cousin,cousins,grandma,grandpa,grandmother,grandfather,granny,grandparents,grandson,granddaughter,"
         "grandkids,grandchildren,in-law,in-laws,toddler,newborn,nanny,babysitter,daycare,nursery,kindergarten,"
-        "preschool,wedding,honeymoon,married,marry,divorce,divorced,pregnant,pregnancy,funeral,passed away,"
+        "preschool,wedding,honeymoon,married,marry,marrying,divorce,divorced,pregnant,pregnancy,funeral,passed away,"
         "dog,dogs,puppy,puppies,kitten,kittens,whippet,terrier,labrador,retriever,poodle,spaniel,beagle,"
         "collie,corgi,dachshund,greyhound,bulldog,hamster,parrot,tortoise,goldfish,"
         "dentist,hospital,surgery,sick,illness,flu,fever,covid,migraine,therapist,therapy,medication,meds,"
@@ -63,7 +63,7 @@ _LIFE = re.compile(
         "grieving,overwhelmed,heartbroken,miserable,scared,"
         "mortgage,landlord,neighbour,neighbours,neighbor,neighbors,vacation,holiday,holidays,birthday,"
         "anniversary,lunch,dinner,breakfast,gym,yoga,church,date night,school run,moved house,moving house,"
-        "new house,new flat,new apartment,my place"
+        "new house,new flat,new apartment,my place,is home,feels like home"
     )
     + r")\b",
     re.I,
@@ -142,7 +142,8 @@ _LIFE_ASKED = re.compile(
     r"my (?:job )?title|(?:was|were|got|get) (?:i|we) promoted|my promotion|"
     r"sports? (?:do|did|does) (?:i|we|he|she|they) (?:play|do)|"
     r"(?:football|soccer|hockey|basketball|baseball|rugby|cricket) (?:team|club)|"
-    r"club (?:do|did) (?:i|we) (?:support|follow))\b",
+    r"club (?:do|did) (?:i|we) (?:support|follow)|vehicle|commute|get to (?:the )?(?:office|work)|"
+    r"(?:my|our) (?:current |new )role|role at work|(?:my|our) office)\b",
     re.I,
 )
 

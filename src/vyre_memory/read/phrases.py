@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .relations import DAYS, HOLIDAYS, KIN, PETS, STOP, TITLES, is_name_token, is_stop, words
+from .relations import DAYS, HOLIDAYS, KIN, PETS, STOP, TECH_NOUNS, TITLES, is_name_token, is_stop, words
 from .trust import quoted_spans
 
 # ---------------------------------------------------------------------------------------------
@@ -112,6 +112,10 @@ def _name_at(low: str, orig: str, pos: int, max_tokens: int = 2) -> tuple[int, i
         span = (first, b2)
         if b2 < b or n + 1 >= max_tokens:
             break
+    if span is not None:
+        after = next(_tokens_from(low, span[1]), None)
+        if after and low[after[0] : after[1]] in TECH_NOUNS and low[span[1] : after[0]].strip() == "":
+            return None  # a word naming a thing of the work ("the rabbit ocr setup"), not someone
     return span
 
 

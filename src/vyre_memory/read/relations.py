@@ -39,23 +39,23 @@ CHANGING = words(
 KIN: dict[str, str] = {}
 for _rel, _ws in {
     "wife": "wife wifey missus frau femme esposa moglie",
-    "husband": "husband hubby mann mari esposo marito",
+    "husband": "husband hubby mann mari esposo marido marito",
     "partner": "partner spouse girlfriend boyfriend gf bf",
     "fiance": "fiance fiancé fiancee fiancée",
-    "son": "son sohn fils hijo figlio",
-    "daughter": "daughter tochter fille hija figlia",
+    "son": "son sohn fils hijo filho figlio",
+    "daughter": "daughter tochter fille hija filha figlia",
     "child": "kid kiddo child baby",
-    "mother": "mother mom mum mommy mummy mama mamma ma mutter mère madre",
-    "father": "father dad daddy papa pa pop vater père padre",
-    "sister": "sister sis schwester sœur hermana sorella",
-    "brother": "brother bro bruder frère hermano fratello",
+    "mother": "mother mom mum mommy mummy mama mamma ma maman mamá mãe mutter mère madre",
+    "father": "father dad daddy papa pa pop papá pai vater père padre",
+    "sister": "sister sis schwester sœur hermana irmã sorella",
+    "brother": "brother bro bruder frère hermano irmão fratello",
     "nephew": "nephew neffe",
     "niece": "niece nichte",
     "aunt": "aunt auntie aunty tante tía",
     "uncle": "uncle onkel tío",
     "cousin": "cousin",
-    "grandmother": "grandma grandmother granny nana gran oma abuela",
-    "grandfather": "grandpa grandfather gramps grandad granddad opa abuelo",
+    "grandmother": "grandma grandmother granny nana gran oma abuela avó nonna",
+    "grandfather": "grandpa grandfather gramps grandad granddad opa abuelo avô nonno",
     "friend": "friend buddy pal mate bestie bff",
     "neighbour": "neighbour neighbor",
     "boss": "boss manager lead supervisor",
@@ -126,12 +126,15 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
         words("date dating dated anniversary valentine valentines wedding engaged proposed honeymoon"),
     ),
     (
-        words("live lives living neighbourhood neighborhood house flat apartment"),
-        words("moved moving move lease rent landlord apartment flat house movers boxes neighbourhood unpacking"),
+        words("live lives living neighbourhood neighborhood house flat apartment home"),
+        words(
+            "moved moving move shifted lease rent landlord apartment apt flat house movers boxes neighbourhood "
+            "unpacking"
+        ),
     ),
     (
-        words("work works job employer company office hospital shift"),
-        words("job shift shifts nights offer hired interview started office"),
+        words("work works job employer company office hospital shift role title position promoted promotion"),
+        words("job shift shifts nights offer hired interview started office promo promoted promotion title"),
     ),
     (
         words("pet pets dog cat puppy kitten"),
@@ -150,6 +153,21 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
         words("school daycare nursery teacher born weeks nap naps"),
     ),
 )
+
+
+# Relatives whose other words (another language's, a pet name) a question about one of them also searches.
+_FAMILY = words(
+    "wife husband partner fiance son daughter child mother father sister brother nephew niece aunt uncle "
+    "grandmother grandfather"
+)
+
+
+def kin_words(question: str) -> list[str]:
+    """The other words for each relative a question names ("my mum": mother, mom, maman, mère, ...), in the
+    table's order; none for a question that names no relative."""
+    asked = {re.sub(r"['’]s$", "", w) for w in re.findall(r"[\w'’]+", question.lower())}
+    wanted = {KIN[w] for w in asked if KIN.get(w) in _FAMILY}
+    return [w for w, rel in KIN.items() if rel in wanted and w not in asked and len(w) > 2 and " " not in w]
 
 
 def life_context(question: str) -> list[str]:
@@ -357,7 +375,13 @@ as than like such same other another own again else instead
 first second third fourth fifth once twice
 mr ms mrs miss dr
 """
-STOP = words(_STOP_TEXT)
+# Nouns of the work: never a name, nor is a word just before one ("our client timeout", "the rabbit ocr setup").
+TECH_NOUNS = words(
+    "timeout timeouts setup config cache queue queues deploy bug bugs pipeline endpoint endpoints worker workers "
+    "cluster retry retries schema script scripts service services database db log logs migration server client "
+    "repo api test tests build builds"
+)
+STOP = words(_STOP_TEXT) | TECH_NOUNS
 TITLES = words("mr ms mrs miss mx dr prof herr frau")
 
 
