@@ -84,6 +84,20 @@ class Timings:
     stages: dict[str, float] = field(default_factory=dict)
 
 
+_VERSION = re.compile(r"(v?)(\d+(?:\.\d+)+)")
+
+
+def _version_forms(terms: Sequence[str]) -> list[str]:
+    """The other way of writing each version among the terms: "v4.12.1" for "4.12.1", and "4.12.1" for "v4.12.1"."""
+    out: list[str] = []
+    for term in terms:
+        m = _VERSION.fullmatch(term.lower())
+        other = (m.group(2) if m.group(1) else "v" + m.group(2)) if m else None
+        if other and other not in terms and other not in out:
+            out.append(other)
+    return out
+
+
 def _iso(when: datetime) -> str:
     return when.astimezone(UTC).strftime(_ISO)
 
@@ -401,6 +415,7 @@ class Retriever:
         if cfg.tool_kinds:
             extra_terms = [*extra_terms, *category_members(question)]  # "which editor": vim, helix said in passing
         terms = list(u.terms) + list(extra_terms)
+        terms += _version_forms(terms)  # "4.12.1" is written "v4.12.1" as often, and the index tells them apart
         # A short exact window ("yesterday", "last week", "on tuesday") names when it happened: search
         # inside it, and keep the unrestricted lists at a lower weight in case the words misled.
         # A longer or fuzzy one ("in august", "about two months ago") only adds the windowed lists.
