@@ -63,6 +63,7 @@ def test_only_a_question_asking_for_a_kind_names_members() -> None:
 
 def test_a_work_tool_kind_is_asked_for_by_its_use() -> None:
     assert "locust" in category_members("what did we load test the drill with")
+    assert "gatling" in category_members("what did i use to load test the search endpoint")
     assert "zerolog" in category_members("what does the gateway log with")
     assert "opsgenie" in category_members("what do we page through now")
     assert "twilio" in category_members("which sms provider do we use")

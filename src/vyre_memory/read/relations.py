@@ -278,9 +278,9 @@ WORK_TOOL_KINDS: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = tuple(
 _WORK_TOOL_ASKS = sorted({a for _, asked in WORK_TOOL_KINDS for a in asked}, key=len, reverse=True)
 _PHRASE = re.compile(r"[\s-]")
 # a kind said in one word ("what map", "which cache") right after "what" or "which", or after "use for"; in a phrase
-# ("load test", "load-test", "log with") after at most three words ("what did we load test the drill with")
+# ("load test", "load-test", "log with") after at most four words ("what did i use to load test the api")
 _ASKED_WORK_TOOL = re.compile(
-    r"\b(?:(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?("
+    r"\b(?:(?:what|which)\s+(?:[\w'’-]+\s+){0,4}?("
     + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS if _PHRASE.search(a))
     + r")|(?:what|which)\s+("
     + "|".join(re.escape(a) for a in _WORK_TOOL_ASKS if not _PHRASE.search(a))
