@@ -288,3 +288,8 @@ def test_a_relative_named_in_another_language_is_found(memory: Memory, tmp_path:
     found = memory.retrieve("when is my mum's surgery", k=3, now=NOW, config="hybrid")
     aside = next(p for p in found if said in p.uuids)
     assert "bm25" in aside.via  # its words found it: "mère" is a word for "mum"
+
+
+def test_a_word_for_a_relative_that_is_something_else_too_is_never_searched() -> None:
+    assert "pop" not in kin_words("when is my dad's birthday") and "papa" in kin_words("when is my dad's birthday")
+    assert kin_words("what did we say about the pop concert") == []

@@ -49,6 +49,8 @@ def test_a_turn_of_nothing_but_asides_is_empty(text: str) -> None:
         "ok, go ahead",
         "the child process exits before the parent flushes its log",
         "run the migration on staging first",
+        "src/pages/index.tsx is home for the landing route",
+        "we are marrying the legacy ids to the new uuids in the migration",
     ],
 )
 def test_work_and_neutral_replies_are_kept_whole(text: str) -> None:
@@ -139,6 +141,13 @@ def test_questions_about_the_persons_life(question: str) -> None:
         "what's my role on the vercel team",
         "which team do i support on the rotation",
         "will the freeze last through the winter break",
+        # a vehicle, a commute, a role, an office or a way in that is the work's
+        "what did the user decide about the vehicle picker",
+        "how does my commute estimator compute eta",
+        "what permissions does my new role need",
+        "where is my office 365 tenant configured",
+        "how did i get to work on the parser",
+        "how do i get to the office wiki",
     ],
 )
 def test_work_questions_are_not_personal(question: str) -> None:

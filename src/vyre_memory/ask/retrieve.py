@@ -410,7 +410,7 @@ class Retriever:
         until = min(_iso(window.end), horizon) if window else None
         if cfg.graph and self.expander is not None and scope.personal_allowed:
             extra_terms = [*extra_terms, *self.expander(question)]  # "my wife" also searches her name
-        if personal and scope.personal_allowed:
+        if cfg.graph and personal and scope.personal_allowed:
             extra_terms = [*extra_terms, *kin_words(question)]  # "my mum" also searches "maman"
         if cfg.tool_kinds:
             extra_terms = [*extra_terms, *category_members(question)]  # "which editor": vim, helix said in passing

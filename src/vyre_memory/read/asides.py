@@ -54,7 +54,7 @@ _LIFE = re.compile(
         "stepmom,stepdad,sister,sisters,brother,brothers,nephew,nephews,niece,nieces,aunt,aunts,uncle,uncles,"
         "cousin,cousins,grandma,grandpa,grandmother,grandfather,granny,grandparents,grandson,granddaughter,"
         "grandkids,grandchildren,in-law,in-laws,toddler,newborn,nanny,babysitter,daycare,nursery,kindergarten,"
-        "preschool,wedding,honeymoon,married,marry,marrying,divorce,divorced,pregnant,pregnancy,funeral,passed away,"
+        "preschool,wedding,honeymoon,married,marry,divorce,divorced,pregnant,pregnancy,funeral,passed away,"
         "dog,dogs,puppy,puppies,kitten,kittens,whippet,terrier,labrador,retriever,poodle,spaniel,beagle,"
         "collie,corgi,dachshund,greyhound,bulldog,hamster,parrot,tortoise,goldfish,"
         "dentist,hospital,surgery,sick,illness,flu,fever,covid,migraine,therapist,therapy,medication,meds,"
@@ -63,7 +63,7 @@ _LIFE = re.compile(
         "grieving,overwhelmed,heartbroken,miserable,scared,"
         "mortgage,landlord,neighbour,neighbours,neighbor,neighbors,vacation,holiday,holidays,birthday,"
         "anniversary,lunch,dinner,breakfast,gym,yoga,church,date night,school run,moved house,moving house,"
-        "new house,new flat,new apartment,my place,is home,feels like home"
+        "new house,new flat,new apartment,my place"
     )
     + r")\b",
     re.I,
@@ -142,8 +142,10 @@ _LIFE_ASKED = re.compile(
     r"my (?:job )?title|(?:was|were|got|get) (?:i|we) promoted|my promotion|"
     r"sports? (?:do|did|does) (?:i|we|he|she|they) (?:play|do)|"
     r"(?:football|soccer|hockey|basketball|baseball|rugby|cricket) (?:team|club)|"
-    r"club (?:do|did) (?:i|we) (?:support|follow)|vehicle|commute|get to (?:the )?(?:office|work)|"
-    r"(?:my|our) (?:current |new )role|role at work|(?:my|our) office)\b",
+    r"club (?:do|did) (?:i|we) (?:support|follow)|(?:my|our) vehicle|vehicle (?:do|did|am|was) (?:i|we)|"
+    r"(?:i|we) commute|get to (?:the office|work)(?: these days| now| nowadays| every day)?\s*\??$|role at work|"
+    r"(?:my|our) (?:current |new )role(?: now| these days)?\s*\??$|(?:is|are) (?:my|our) office(?: in| at)?\s*\??$|"
+    r"marrying)\b",
     re.I,
 )
 
@@ -154,6 +156,8 @@ _WE_LIVE = re.compile(
     re.I,
 )
 _WE = re.compile(r"\b(?:we|us)\b", re.I)
+# "which part of town is home now"
+_HOME_NOW = re.compile(r"\b(?:is|feels like) home(?: now| these days)?\s*\??$", re.I)
 _HOUSEHOLD = re.compile(
     r"(?<![\w-])(?:house|flat|flats|apartment|car|holiday|vacation|anniversary|wedding|"
     r"(?:summer|winter|spring|easter|christmas) break)(?![\w-])",
@@ -253,6 +257,7 @@ def personal_question(question: str) -> bool:
         _LIFE.search(q)
         or _ADDRESS.search(q)
         or _WE_LIVE.search(q)
+        or _HOME_NOW.search(q)
         or (_WE.search(q) and _HOUSEHOLD.search(q))
         or (_PERSON_REF.search(q) and _LIFE_ASKED.search(q))
     )

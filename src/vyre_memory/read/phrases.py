@@ -112,10 +112,8 @@ def _name_at(low: str, orig: str, pos: int, max_tokens: int = 2) -> tuple[int, i
         span = (first, b2)
         if b2 < b or n + 1 >= max_tokens:
             break
-    if span is not None:
-        after = next(_tokens_from(low, span[1]), None)
-        if after and low[after[0] : after[1]] in TECH_NOUNS and low[span[1] : after[0]].strip() == "":
-            return None  # a word naming a thing of the work ("the rabbit ocr setup"), not someone
+    if span is not None and low[span[0] : span[1]].split()[0] in TECH_NOUNS and not orig[span[0]].isupper():
+        return None  # a thing of the work ("our client timeout is 800ms"), not someone
     return span
 
 

@@ -162,17 +162,30 @@ _FAMILY = words(
 )
 
 
+# Words for a relative that are as often something else ("git stash pop", "a child process", a name).
+_NOT_ONLY_KIN = words("pop mann mari child kid kiddo baby")
+
+
+def _asked(question: str) -> set[str]:
+    """A question's words, lowercase, a possessive "'s" cut."""
+    return {re.sub(r"['’]s$", "", w) for w in re.findall(r"[\w'’]+", question.lower())}
+
+
 def kin_words(question: str) -> list[str]:
     """The other words for each relative a question names ("my mum": mother, mom, maman, mère, ...), in the
     table's order; none for a question that names no relative."""
-    asked = {re.sub(r"['’]s$", "", w) for w in re.findall(r"[\w'’]+", question.lower())}
-    wanted = {KIN[w] for w in asked if KIN.get(w) in _FAMILY}
-    return [w for w, rel in KIN.items() if rel in wanted and w not in asked and len(w) > 2 and " " not in w]
+    asked = _asked(question)
+    wanted = {KIN[w] for w in asked - _NOT_ONLY_KIN if KIN.get(w) in _FAMILY}
+    return [
+        w
+        for w, rel in KIN.items()
+        if rel in wanted and w not in asked and w not in _NOT_ONLY_KIN and len(w) > 2 and " " not in w
+    ]
 
 
 def life_context(question: str) -> list[str]:
     """The words turns about the parts of a life a question names use (LIFE_CONTEXT), in its order."""
-    asked = {re.sub(r"['’]s$", "", w) for w in re.findall(r"[\w'’]+", question.lower())}
+    asked = _asked(question)
     out: dict[str, None] = {}
     for calls, used in LIFE_CONTEXT:
         if calls & asked:
@@ -375,13 +388,13 @@ as than like such same other another own again else instead
 first second third fourth fifth once twice
 mr ms mrs miss dr
 """
-# Nouns of the work: never a name, nor is a word just before one ("our client timeout", "the rabbit ocr setup").
+# Nouns of the work, never verbs: no one's name ("our client timeout"), nor is a pet's name the word before one
+# ("our rabbit ocr setup").
 TECH_NOUNS = words(
-    "timeout timeouts setup config cache queue queues deploy bug bugs pipeline endpoint endpoints worker workers "
-    "cluster retry retries schema script scripts service services database db log logs migration server client "
-    "repo api test tests build builds"
+    "timeout timeouts setup config cache queue queues pipeline endpoint endpoints cluster schema database db "
+    "migration server repo api"
 )
-STOP = words(_STOP_TEXT) | TECH_NOUNS
+STOP = words(_STOP_TEXT)
 TITLES = words("mr ms mrs miss mx dr prof herr frau")
 
 

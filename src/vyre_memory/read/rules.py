@@ -44,6 +44,7 @@ from .relations import (
     PETS,
     ROLE_HEADS,
     STOP,
+    TECH_NOUNS,
     TOOL_CATEGORIES,
     display,
     is_name_token,
@@ -89,13 +90,24 @@ class _Reader:
         subject = subject.strip().lower()
         if relation in KIN_RELATIONS and subject == "user" and value.lower() in KIN:
             return
+        if relation == "pet" and self.of_the_work(self.low[a:b]):
+            return  # a pet's word before a thing of the work is a product's ("our rabbit ocr setup")
         self.out.append(FactCandidate(subject, relation, value, round(conf, 2), self.orig, self.span))
 
     def add_value(self, subject: str, relation: str, value: str, conf: float, cue: int) -> None:
         """A value that is a word of the sentence (e.g. a pet kind)."""
         if negated_clause(self.low, cue) or value.lower() not in self.low:
             return
+        if relation == "pet_kind" and self.of_the_work(subject):
+            return
         self.out.append(FactCandidate(subject.lower(), relation, value, round(conf, 2), self.orig, self.span))
+
+    def of_the_work(self, name: str) -> bool:
+        """Whether a name read lowercase is a thing of the work: a noun of the work in it or just after it."""
+        name = name.strip().lower()
+        at = self.low.find(name) if name else -1
+        after = re.match(r"\s+([a-z]+)", self.low[at + len(name) :]) if at >= 0 else None
+        return bool(TECH_NOUNS.intersection([*name.split(), *([after.group(1)] if after else [])]))
 
     def subject_of(self, a: int, b: int) -> str:
         return self.low[a:b].strip()
