@@ -158,6 +158,8 @@ def test_relative_to_an_event_is_no_window(question: str) -> None:
         "when did we last deploy",
         "why was the webhook retried on a sunday morning",  # some sunday, not the last one
         "what runs every friday night",
+        "why did the import fail that friday",  # a day the asker has in mind, not the last one
+        "what broke on the same monday",
     ],
 )
 def test_no_time_words_no_window(question: str) -> None:

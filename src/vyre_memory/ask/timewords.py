@@ -318,6 +318,7 @@ def _h_month_year(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
 
 
 _ANY_ONE = frozenset({"a", "an", "any", "every", "each", "one", "other"})
+_THAT_ONE = frozenset({"that", "same"})  # "that friday": a day the asker has in mind, not the last one
 
 
 def _prev_word(before: str) -> str:
@@ -569,8 +570,8 @@ def _h_weekday(m: re.Match[str], ctx: _Ctx, before: str) -> _Span | None:
     which = " ".join((m["which"] or "").split())
     t = ctx.today
     week = m["wk"] or m["wk2"]
-    if not which and not week and _prev_word(before) in _ANY_ONE:
-        return None  # "on a sunday morning", "every friday": some such day, not the last one
+    if not which and not week and _prev_word(before) in _ANY_ONE | _THAT_ONE:
+        return None  # "on a sunday morning", "every friday", "that friday": some such day, not the last one
     if week:  # "tuesday of last week", "last week's tuesday", "monday next week"
         ws = _week_start(t) + timedelta(days={"last": -7, "this": 0, "next": 7}[week])
         return (*_day_span(ctx, ws + timedelta(days=wd)), "exact", True)
