@@ -20,6 +20,7 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("my wife's name is lucía btw", ("user", "wife", "Lucía")),
         ("my better half nadia has promised a tenner", ("user", "partner", "Nadia")),
         ("mia, my better half, says hi", ("user", "partner", "Mia")),
+        ("off early, my namorada rita booked dinner", ("user", "partner", "Rita")),
         ("emrys starts at st mary's monday", ("emrys", "school", "St Mary's")),
         ("we finally moved into the bristol flat", ("user", "moved_to", "Bristol")),
         ("internet at the new place in leeds finally works", ("user", "lives_in", "Leeds")),
@@ -52,6 +53,10 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("i'm allergic to peanuts", ("user", "allergy", "peanuts")),
         ("my partner named the robot vacuum dusty mcdustface", ("vacuum", "called", "Dusty Mcdustface")),
         ("i'm officially principal engineer as of today", ("user", "job_title", "principal engineer")),
+        ("got the promo btw, senior firmware dev as of oct 1", ("user", "job_title", "senior firmware dev")),
+        ("the promo came through, i'm senior backend from july 1", ("user", "job_title", "senior backend")),
+        ("got the letter, i'm tech lead for the payments squad", ("user", "job_title", "tech lead")),
+        ("finally got promoted to engineering manager", ("user", "job_title", "engineering manager")),
         ("new laptop came! macbook air, the m3 one.", ("user", "laptop", "Macbook Air")),
         ("reorg done, i report to dana okafor now. anyway the migration", ("user", "boss", "Dana Okafor")),
         ("big news, we're moving!! found a tiny house in sandvik with a shed", ("user", "moved_to", "Sandvik")),
@@ -97,6 +102,10 @@ def test_explicit_cue_is_more_confident_than_inference() -> None:
         "my other half of the fixtures still fails",  # half of something, not a person
         "i wrote the first part, my other half handles parsing",
         "my better half is away this week",  # no name given
+        "done, sent. unrelated, my dad called again about his shop",  # a word that opens an aside is no name
+        "honestly, my wife is right about the retries",
+        "i'm lead on the migration, i'm head down on the bug, i'm senior enough to know",  # no title
+        "the promo code is broken, staff discount applies",
         "my brother moved out, he's got a flat in sandvik near the docks",  # his home, not the person's
         "my sister found a house in sandvik",
         "if i report to dana the reviews go faster",
@@ -112,7 +121,9 @@ def test_explicit_cue_is_more_confident_than_inference() -> None:
 def test_no_fact_is_invented_from_ordinary_sentences(text: str) -> None:
     facts = _facts(text)
     assert not any(
-        s == "user" and r in ("wife", "partner", "school", "car", "lives_in", "moved_to", "boss") for s, r, _ in facts
+        s == "user"
+        and r in ("wife", "partner", "father", "school", "car", "lives_in", "moved_to", "boss", "job_title")
+        for s, r, _ in facts
     ), facts
     assert not any(r == "school" for _, r, _ in facts)
 

@@ -40,7 +40,7 @@ KIN: dict[str, str] = {}
 for _rel, _ws in {
     "wife": "wife wifey missus frau femme esposa moglie",
     "husband": "husband hubby mann mari esposo marido marito",
-    "partner": "partner spouse girlfriend boyfriend gf bf",
+    "partner": "partner spouse girlfriend boyfriend gf bf namorada namorado novia novio fidanzata fidanzato",
     "fiance": "fiance fiancé fiancee fiancée",
     "son": "son sohn fils hijo filho figlio",
     "daughter": "daughter tochter fille hija filha figlia",
@@ -384,6 +384,9 @@ wife husband partner son daughter mom mum dad mother father sister brother frien
 birthday party dinner lunch breakfast coffee tea
 thing things stuff way ways lol haha ugh hmm oh ah wow yeah yep yup nope thanks thx ty pls please sorry
 btw fyi tbh imo idk omg anyway though although because cause cuz since while whilst if unless whether
+unrelated related relatedly separately sidenote meanwhile incidentally anyhow random funny weirdly oddly
+honestly seriously basically literally apparently personally totally luckily unfortunately fortunately sadly
+thankfully hopefully
 as than like such same other another own again else instead
 first second third fourth fifth once twice
 mr ms mrs miss dr

@@ -43,7 +43,6 @@ from .relations import (
     MALE,
     PETS,
     ROLE_HEADS,
-    STOP,
     TECH_NOUNS,
     TOOL_CATEGORIES,
     display,
@@ -180,6 +179,34 @@ def _relation_for(word: str, gender: str = "") -> str | None:
 
 def _gender(word: str) -> str:
     return "m" if word in MALE else "f" if word in FEMALE else ""
+
+
+_SENIORITY = words("senior sr staff principal lead junior jr chief head tech team associate")
+_TRADE = words(
+    "backend back-end frontend front-end fullstack full-stack firmware embedded platform mobile ios android data ml "
+    "infra infrastructure devops security qa software systems web cloud product engineering"
+)
+
+
+def _job_title_at(low: str, at: int, *, strong: bool) -> tuple[int, int] | None:
+    """The span of a job title starting at `at`: a seniority, a trade, then a role ("senior backend dev", "tech
+    lead", "staff engineer", "senior firmware"); after a strong cue ("promoted to") a trade and a role will do."""
+    found = re.match(r"([\w-]+)(?:\s+([\w-]+))?(?:\s+([\w-]+))?", low[at:])
+    if not found:
+        return None
+    ws = [w for w in found.groups() if w]
+    n = 1 if ws[0] in _SENIORITY else 0
+    if n == 0 and not strong:
+        return None
+    while n < len(ws) and n < 2 and ws[n] in _TRADE:
+        n += 1
+    if n < len(ws) and ws[n] in ROLE_HEADS:
+        n += 1
+    elif not (ws[0] in _SENIORITY and n == 2):  # "senior backend": a seniority and a trade
+        return None
+    if n < 2:
+        return None
+    return at, at + len(" ".join(ws[:n]))
 
 
 def _rules(r: _Reader) -> None:
@@ -505,16 +532,17 @@ def _rules(r: _Reader) -> None:
             r.add("user", "laptop", span, 0.55, m.start(), name=True)
 
     # job title / employer --------------------------------------------------------------------
-    for m in re.finditer(
-        r"\bi'?m\s+(?:now\s+|officially\s+|finally\s+)*(?:a|an|the)?\s*((?:senior|staff|principal|"
-        r"lead|junior|chief|head)\s+\w+(?:\s+\w+)?)",
-        low,
+    # "i'm now a senior engineer", "i'm tech lead for the squad", "promoted to staff engineer", "got the promo,
+    # senior backend dev as of july 1"
+    for cue in (
+        r"\bi'?m\s+(?:now\s+|officially\s+|finally\s+)*(?:a|an|the)?\s*",
+        r"\bpromoted\s+to\s+(?:a|an|the)?\s*",
+        r"\bpromo(?:tion)?\b(?:\s+(?:came\s+through|went\s+through|is\s+official|btw))?[,:!]+\s*(?:i'?m\s+)?",
     ):
-        phrase = m.group(1).split()
-        keep = [w for w in phrase if w not in STOP or w in ("lead", "head")]
-        if len(keep) >= 2 and keep[1] in ROLE_HEADS:
-            a = m.start(1)
-            r.add("user", "job_title", (a, a + len(" ".join(keep[:2]))), 0.6, m.start(), name=False)
+        for m in re.finditer(cue, low):
+            span = _job_title_at(low, m.end(), strong=not cue.startswith(r"\bi'?m"))
+            if span:
+                r.add("user", "job_title", span, 0.6, m.start(), name=False)
     for m in re.finditer(r"\bi\s+(?:now\s+)?work\s+(?:at|for)\s+", low):
         span = _place_at(low, orig, m.end(), max_tokens=3)
         if span:
