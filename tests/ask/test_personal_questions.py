@@ -30,6 +30,8 @@ def F(subject: str, relation: str, obj: str, conf: float = 0.7, ts: str = "2026-
         ("where does theo go to preschool", "school", "theo"),
         ("when is my son's birthday", "birthday", "user"),
         ("what does iza do for a living?", "occupation", "iza"),
+        ("what's my current role at work", "job_title", "user"),
+        ("what is my position at work", "job_title", "user"),
         ("where did i grow up", "grew_up_in", "user"),
         ("what night do i usually go climbing", "schedule", "climbing"),
         ("which python package manager do i like to use", "likes", "user"),
@@ -57,6 +59,13 @@ def test_where_does_my_sister_live_chains_through_the_sister() -> None:
     facts = [F("user", "sister", "Hanna"), F("hanna", "lives_in", "Denver", 0.5)]
     ans = answer_personal(q, facts)
     assert ans is not None and "Denver" in ans.text
+
+
+@pytest.mark.parametrize(
+    "question", ["what's my role in the incident", "what is the title of the pr", "what position is the slider in"]
+)
+def test_a_role_or_title_of_the_work_is_no_job(question: str) -> None:
+    assert parse_personal_question(question) is None
 
 
 @pytest.mark.parametrize(

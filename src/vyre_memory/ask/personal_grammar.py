@@ -159,7 +159,7 @@ _ATTR_NOUNS: dict[tuple[str, ...], str] = {
         for w in ("school", "preschool", "pre-school", "daycare", "nursery", "kindergarten", "college", "university")
     },
     ("grade",): "grade",
-    **{(w,): "job" for w in ("job", "occupation", "profession", "career")},
+    **{(w,): "job" for w in ("job", "occupation", "profession", "career", "role", "title", "position")},
     ("job", "title"): "job",
     ("for", "a", "living"): "job",
     **{(w,): "employer" for w in ("employer", "company", "firm")},
