@@ -28,8 +28,9 @@ from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
 from .read.asides import withhold_personal
-from .read.derive import DeriveReport, aside_replies_of, derive_facts, needs_placing
+from .read.derive import DeriveReport, aside_replies_of, derive_facts, needs_placing, partner_cues_of
 from .read.graph import USER_ID, GraphReport, LoadedGraph, derive_graph, edit_graph, expand, find_entity, load_graph
+from .read.partner import PARTNER_RELATIONS, asks_partner, likely_partners
 from .store.open import open_store
 from .store.postgres import is_database_url
 from .store.sqlite import Store
@@ -581,7 +582,24 @@ class Memory:
         loaded = self._loaded_graph
         if loaded is None or loaded[0] != version:
             loaded = self._loaded_graph = (version, load_graph(self.store))
-        return expand(loaded[1], question)
+        names = expand(loaded[1], question)
+        if asks_partner(question):
+            names += [n for n in self._likely_partners(loaded[1]) if n not in names and n not in question.lower()]
+        return names
+
+    def _likely_partners(self, graph: LoadedGraph) -> list[str]:
+        """Who the person's partner likely is (`read.partner`), when the graph names no partner: the names the person
+        gave cues of a partner to, none the graph relates to them otherwise."""
+        mine = [e for e in graph.edges if e.src == USER_ID and e.status == "current"]
+        if any(e.relation in PARTNER_RELATIONS and e.confidence >= 0.6 for e in mine):
+            return []
+        others = [
+            name
+            for e in mine
+            if e.dst in graph.entities
+            for name in (graph.entities[e.dst].name, *graph.entities[e.dst].aliases)
+        ]
+        return likely_partners(partner_cues_of(self.store), others)
 
     def _named(self, turn: Turn) -> Turn:
         """The person's own turns carry the person's name."""

@@ -62,6 +62,7 @@ from .decisions import decision_in
 from .incidents import incident_in
 from .life import Embed, likely_life, unworded_clauses
 from .moments import Moment, MomentReader, moments_in
+from .partner import partner_cues
 from .relations import CHANGING, PEOPLE_RELATIONS, RELATIONS
 from .releases import release_in
 from .rules import FactCandidate, confirmed_facts, extract
@@ -84,6 +85,7 @@ __all__ = [
     "moments_of",
     "moments_version",
     "needs_placing",
+    "partner_cues_of",
     "read_mentions",
     "reader_text",
 ]
@@ -93,6 +95,7 @@ READ_LIMIT = 10_000  # characters of a typed turn read for facts (the rules are 
 PEOPLE_BAR = 0.6
 OTHER_BAR = 0.5
 ATTRIBUTIONS_KEY = "attributions.v1"  # the store meta key holding who said what (never facts)
+PARTNER_CUES_KEY = "partner-cues.v1"  # ... and the cues of who the person's partner is (`read.partner`, never facts)
 ASIDES_KEY = "asides.v1"  # the store meta key holding the turns where the person speaks of their life
 LIKELY_ASIDES_KEY = "likely-asides.v1"  # ... and the turns where they likely do (`read.life`), the others aside
 ASIDE_REPLIES_KEY = "aside-replies.v1"  # ... and the clauses of the assistant's replies to either that speak of it
@@ -182,13 +185,15 @@ def read_mentions(
     said: list[Mention] | None = None,
     asides: list[Turn] | None = None,
     unworded: list[tuple[Turn, str]] | None = None,
+    partners: list[tuple[Turn, str, int]] | None = None,
 ) -> list[Mention]:
     """Every fact mention in `turns` (typed and assistant turns, each session's in seq order); with `reader`,
     also what it reads in each trusted turn's own sentences (a fact the rules read in that turn wins), except
     in the turns whose ids are in `reader_skip`. With `said`, the attributions in each trusted turn
     ("yusra reports ...") are appended to it; they are never facts. With `asides`, each trusted turn whose own
     sentences speak of someone's life is appended to it; with `unworded`, each other trusted turn's clauses that
-    may yet (`read.life.unworded_clauses`), as (turn, clause)."""
+    may yet (`read.life.unworded_clauses`), as (turn, clause). With `partners`, each cue of a partner in a trusted
+    turn (`read.partner.partner_cues`), as (turn, name, points)."""
     report = report if report is not None else DeriveReport()
     prev_typed: dict[str, str] = {}
     prev_assistant: dict[str, str] = {}
@@ -217,6 +222,8 @@ def read_mentions(
         for c in extract(t.text[:READ_LIMIT], context=(previous or "")[:READ_LIMIT]):
             seen.add(fact_id(c.subject, c.relation, c.object))
             out.append(Mention(fact_id(c.subject, c.relation, c.object), c, t, "typed"))
+        if partners is not None:
+            partners.extend((t, name, worth) for name, worth in partner_cues(t.text[:READ_LIMIT]).items())
         if said is not None:  # who said or asked what, as the person reports it: kept apart from the facts
             said.extend(Mention(fact_id(c.subject, c.relation, c.object), c, t, "typed") for c in attributions(t.text))
         own = reader_text(t.text) if reader is not None and t.id not in reader_skip else ""
@@ -363,6 +370,7 @@ def derive_facts(
     # whole once
     kept_before = (
         store.get_meta(ASIDES_KEY) is not None
+        and store.get_meta(PARTNER_CUES_KEY) is not None
         and all(store.get_meta(kind.key) is not None for kind in MOMENT_KINDS)
         and (embed is None or not needs_placing(store))
     )
@@ -379,10 +387,14 @@ def derive_facts(
         turns.sort(key=lambda t: (t.session, t.seq))
     last_turn = max([after, *(t.id for t in turns)])
     said: list[Mention] = []
+    partners: list[tuple[Turn, str, int]] = []
     asides: list[Turn] = []
     unworded: list[tuple[Turn, str]] | None = [] if embed is not None else None
-    mentions = [m for m in read_mentions(turns, report, reader, skip, said, asides, unworded) if m.turn.id not in skip]
+    mentions = [
+        m for m in read_mentions(turns, report, reader, skip, said, asides, unworded, partners) if m.turn.id not in skip
+    ]
     _store_attributions(store, [m for m in said if m.turn.id not in skip], incremental=bool(after))
+    _store_partner_cues(store, [c for c in partners if c[0].id not in skip], incremental=bool(after))
     fresh = [t for t in asides if t.id not in skip]
     unplaced = [(t, clause) for t, clause in unworded or [] if t.id not in skip]
     agents = _agent_sessions(store, {t.session for t in fresh} | {t.session for t, _ in unplaced})
@@ -440,6 +452,19 @@ def _store_attributions(store: Store, said: list[Mention], *, incremental: bool)
         rows = [r for r in _attribution_rows(store) if (r["session"], r["seq"]) not in fresh] + rows
     rows.sort(key=lambda r: (str(r["session"]), int(r["seq"] or 0), str(r["subject"]), str(r["object"])))
     store.set_meta(ATTRIBUTIONS_KEY, json.dumps(rows, ensure_ascii=False, sort_keys=True))
+
+
+def _store_partner_cues(store: Store, cues: list[tuple[Turn, str, int]], *, incremental: bool) -> None:
+    """Write the cues of a partner (`partner_cues_of`), merged with the stored ones when `incremental`."""
+    rows = {(t.session, t.seq, name, worth) for t, name, worth in cues}
+    if incremental:
+        rows |= {tuple(r) for r in json.loads(store.get_meta(PARTNER_CUES_KEY) or "[]")}
+    store.set_meta(PARTNER_CUES_KEY, json.dumps(sorted(rows), ensure_ascii=False))
+
+
+def partner_cues_of(store: Store) -> list[tuple[str, int]]:
+    """(name, points) of every cue of who the person's partner is (`read.partner`); empty before the first derive."""
+    return [(str(name), int(worth)) for _, _, name, worth in json.loads(store.get_meta(PARTNER_CUES_KEY) or "[]")]
 
 
 def _store_asides(store: Store, turns: list[Turn], key: str, *, incremental: bool) -> None:
