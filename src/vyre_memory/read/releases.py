@@ -18,7 +18,8 @@ turns that discuss one. A turn is a release turn when:
   the clause's end ("ship it", "deploy this", "release 2.3.1", "tag it", "roll back", "cut a release"; not "the
   release notes", "release the lock", "don't ship it yet");
 - either tells a version as done in so many words, the version its subject: "so 2.3.1 is out", "api v2.0.0 is at
-  100%", "api 1.8.1 is in prod" (not a question, not "when 2.3.1 is out, ping me", not "the bug is in prod").
+  100%", "api 1.8.1 is in prod" (not a question, not "when 2.3.1 is out, ping me", not "the bug is in prod"), or
+  what goes out in one: "this one goes out in 3.15.2 on thursday", "the fix ships with v2.4".
 
 Each becomes a `Moment` (`read.moments`): the turns it points to (a tool call's own output too), its time, and its
 key text: the versions it names, the project's name, the turn's opening words and what its session was asked
@@ -200,10 +201,18 @@ def _reported(text: str) -> bool:
     return False
 
 
+# ... or the version a change goes out in: "this one goes out in 3.15.2 thursday", "the fix ships with v2.4"
+_SHIPS_IN = re.compile(
+    r"\b(?:goes|go|going|went|will\s+go)\s+out\s+(?:in|with)\s+(?:release\s+)?v?\d+\.\d+(?:\.\d+)*\b"
+    r"|\b(?:ships|shipped|will\s+ship|lands|landed|will\s+land)\s+(?:in|with)\s+(?:release\s+)?v?\d+\.\d+(?:\.\d+)*\b",
+    re.I,
+)
+
+
 def _told(text: str) -> bool:
-    """Whether a turn tells a version as done (`_TOLD`), in a sentence that is no question and says it as no
-    condition or negation."""
-    for m in _TOLD.finditer(text):
+    """Whether a turn tells a version as done (`_TOLD`) or what goes out in one (`_SHIPS_IN`), in a sentence that is
+    no question and says it as no condition or negation."""
+    for m in (*_TOLD.finditer(text), *_SHIPS_IN.finditer(text)):
         start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
         sentence = text[start : m.end()]
         rest = re.split(r"[.!?\n]", text[m.end() :])[0]
