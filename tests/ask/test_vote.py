@@ -200,3 +200,13 @@ def test_the_shipped_calibration_covers_every_feature_and_never_bars_under_half(
     assert set(cal.weights) == set(FEATURES)
     for kind in ("path", "version", "date", "count", "identifier", "sentence", "command"):
         assert cal.threshold(kind) >= 0.5
+
+
+def test_a_command_in_a_shell_block_is_a_candidate_and_a_code_block_is_not() -> None:
+    a = wanted("what command rebuilds the search index")
+    reply = (
+        "To rebuild it against the real data:\n\n```bash\nmake reindex --env staging\n```\n\n"
+        "Then `make deploy` when it looks right.\n\n```python\nindex = build(docs)\n```"
+    )
+    found = {m.value for m in mentions(a, [make_passage(1, reply, kind="assistant")])}
+    assert found == {"make reindex --env staging", "make deploy"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..contract import TOOL_CALL, TOOL_OUTPUT, Passage
 from ..errors import ConfigError
@@ -136,6 +137,15 @@ def _identifiers(p: Passage, sentence: str, asked: Asked) -> Iterable[str]:
 
 
 _COMMAND = re.compile(r"^[a-z][\w.-]*(?: [^\s`]+)+$")
+# a shell block of a reply: its lines are commands too ("```bash\nshopify theme dev --store x\n```")
+_SHELL_BLOCK = re.compile(r"```(?:bash|sh|shell|console|zsh)[ \t]*\n(.*?)```", re.S)
+
+
+@lru_cache(maxsize=256)
+def _shell_lines(text: str) -> frozenset[str]:
+    """The lines of `text`'s shell blocks, a prompt's "$ " cut."""
+    lines = (line.strip() for m in _SHELL_BLOCK.finditer(text) for line in m.group(1).splitlines())
+    return frozenset(line.removeprefix("$ ").strip() for line in lines if line and not line.startswith("#"))
 
 
 def _commands(p: Passage, sentence: str, asked: Asked) -> Iterable[str]:
@@ -145,6 +155,8 @@ def _commands(p: Passage, sentence: str, asked: Asked) -> Iterable[str]:
     m = re.match(r"^\$ (.+)$", sentence)
     if m:
         yield m.group(1).strip()
+    elif "```" in p.text and sentence in _shell_lines(p.text) and _COMMAND.match(sentence):
+        yield sentence
 
 
 # a stop and a lowercase word after it: a sentence break the splitter keeps whole in lowercase typing
