@@ -27,10 +27,11 @@ from .ingest.labels import is_within
 from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
-from .read.asides import withhold_personal
+from .read.asides import personal_question, withhold_personal
 from .read.derive import DeriveReport, aside_replies_of, derive_facts, needs_placing, partner_cues_of
 from .read.graph import USER_ID, GraphReport, LoadedGraph, derive_graph, edit_graph, expand, find_entity, load_graph
-from .read.partner import PARTNER_RELATIONS, asks_partner, likely_partners
+from .read.partner import asks_partner, likely_partners
+from .read.relations import PARTNER_RELATIONS
 from .store.open import open_store
 from .store.postgres import is_database_url
 from .store.sqlite import Store
@@ -583,7 +584,7 @@ class Memory:
         if loaded is None or loaded[0] != version:
             loaded = self._loaded_graph = (version, load_graph(self.store))
         names = expand(loaded[1], question)
-        if asks_partner(question):
+        if asks_partner(question) and personal_question(question):  # not "my partner api key"
             names += [n for n in self._likely_partners(loaded[1]) if n not in names and n not in question.lower()]
         return names
 

@@ -210,3 +210,5 @@ def test_a_command_in_a_shell_block_is_a_candidate_and_a_code_block_is_not() -> 
     )
     found = {m.value for m in mentions(a, [make_passage(1, reply, kind="assistant")])}
     assert found == {"make reindex --env staging", "make deploy"}
+    shown = "It printed:\n\n```console\n$ make reindex\nreindexed 300 documents in 4s\n```"  # a prompt and its output
+    assert {m.value for m in mentions(a, [make_passage(1, shown, kind="assistant")])} == {"make reindex"}

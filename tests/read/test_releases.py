@@ -150,7 +150,7 @@ def test_a_version_told_as_done_is_a_release_whoever_tells_it() -> None:
         (ASSISTANT, "shop-api v0.3.0 is running in production (2 pods)."),
         (ASSISTANT, "> **shop-api 1.8.1** is in prod (18/02, 15:50)."),
         (TYPED, "make a ticket note for that. this one goes out in 3.15.2 on thursday"),  # what goes out in it
-        (ASSISTANT, "The refund fix ships with v2.4.0."),
+        (ASSISTANT, "The refund fix ships in v2.4.0."),
     ):
         assert release_in(_turn(kind, said)) is not None, said
     for kind, said in (
@@ -158,6 +158,8 @@ def test_a_version_told_as_done_is_a_release_whoever_tells_it() -> None:
         (TYPED, "if it goes out in 3.15.2 we are fine"),
         (TYPED, "does the fix go out in 3.15.2?"),
         (TYPED, "it won't go out in 3.15.2, too risky"),
+        (TYPED, "does it go out in 3.15.2 or 3.16?"),
+        (TYPED, "ubuntu 22.04 ships with 3.10 by default"),  # another program's version
         (TYPED, "which version is in prod right now?"),  # a question
         (TYPED, "is 2.3.1 in prod yet?"),
         (TYPED, "2.3.1 is not out yet"),

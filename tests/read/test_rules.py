@@ -106,6 +106,13 @@ def test_explicit_cue_is_more_confident_than_inference() -> None:
         "honestly, my wife is right about the retries",
         "i'm lead on the migration, i'm head down on the bug, i'm senior enough to know",  # no title
         "the promo code is broken, staff discount applies",
+        # someone else's promotion, or one hoped for
+        "fyi dana got promoted to engineering manager",
+        "my wife got promoted to senior nurse",
+        "dana's promo came through, senior firmware dev as of oct 1",
+        "hoping to get promoted to staff engineer",
+        "promotion: senior engineer role open on the team",
+        "i'm the tech lead's backup this week",
         "my brother moved out, he's got a flat in sandvik near the docks",  # his home, not the person's
         "my sister found a house in sandvik",
         "if i report to dana the reviews go faster",

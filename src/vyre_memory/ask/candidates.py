@@ -143,9 +143,15 @@ _SHELL_BLOCK = re.compile(r"```(?:bash|sh|shell|console|zsh)[ \t]*\n(.*?)```", r
 
 @lru_cache(maxsize=256)
 def _shell_lines(text: str) -> frozenset[str]:
-    """The lines of `text`'s shell blocks, a prompt's "$ " cut."""
-    lines = (line.strip() for m in _SHELL_BLOCK.finditer(text) for line in m.group(1).splitlines())
-    return frozenset(line.removeprefix("$ ").strip() for line in lines if line and not line.startswith("#"))
+    """The commands of `text`'s shell blocks: a block's lines, or where it shows prompts ("$ npm ci" and what it
+    printed), its prompts' lines only; never a line continued on the next."""
+    out: set[str] = set()
+    for m in _SHELL_BLOCK.finditer(text):
+        lines = [line.strip() for line in m.group(1).splitlines() if line.strip()]
+        if any(line.startswith("$ ") for line in lines):
+            lines = [line[2:].strip() for line in lines if line.startswith("$ ")]
+        out.update(line for line in lines if not line.startswith("#") and not line.endswith("\\"))
+    return frozenset(out)
 
 
 def _commands(p: Passage, sentence: str, asked: Asked) -> Iterable[str]:

@@ -27,7 +27,7 @@ from datetime import datetime
 from vyre_memory.contract import TYPED, Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelOutputError, ModelTimeout
 from vyre_memory.models.base import ModelBackend
-from vyre_memory.read.relations import KIN, PEOPLE_RELATIONS
+from vyre_memory.read.relations import KIN, PARTNER_RELATIONS, PEOPLE_RELATIONS
 from vyre_memory.read.rules import extract
 from vyre_memory.read.trust import judge_sentence, judge_turn, own_sentences
 
@@ -128,7 +128,7 @@ def verify(
 _RELATION_WORDS: dict[str, str] = {w: r for w, r in KIN.items() if r in PEOPLE_RELATIONS}
 # A relation word also covers the narrower ones: "your partner" is told by a fact "wife".
 _COVERS: dict[str, frozenset[str]] = {
-    "partner": frozenset({"partner", "wife", "husband", "fiance"}),
+    "partner": PARTNER_RELATIONS,
     "child": frozenset({"child", "son", "daughter"}),
     "son": frozenset({"son", "child"}),
     "daughter": frozenset({"daughter", "child"}),

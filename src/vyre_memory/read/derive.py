@@ -394,7 +394,8 @@ def derive_facts(
         m for m in read_mentions(turns, report, reader, skip, said, asides, unworded, partners) if m.turn.id not in skip
     ]
     _store_attributions(store, [m for m in said if m.turn.id not in skip], incremental=bool(after))
-    _store_partner_cues(store, [c for c in partners if c[0].id not in skip], incremental=bool(after))
+    read = {(t.session, t.seq) for t in turns if t.id not in skip}
+    _store_partner_cues(store, [c for c in partners if c[0].id not in skip], read, incremental=bool(after))
     fresh = [t for t in asides if t.id not in skip]
     unplaced = [(t, clause) for t, clause in unworded or [] if t.id not in skip]
     agents = _agent_sessions(store, {t.session for t in fresh} | {t.session for t, _ in unplaced})
@@ -454,11 +455,15 @@ def _store_attributions(store: Store, said: list[Mention], *, incremental: bool)
     store.set_meta(ATTRIBUTIONS_KEY, json.dumps(rows, ensure_ascii=False, sort_keys=True))
 
 
-def _store_partner_cues(store: Store, cues: list[tuple[Turn, str, int]], *, incremental: bool) -> None:
-    """Write the cues of a partner (`partner_cues_of`), merged with the stored ones when `incremental`."""
+def _store_partner_cues(
+    store: Store, cues: list[tuple[Turn, str, int]], read: set[tuple[str, int]], *, incremental: bool
+) -> None:
+    """Write the cues of a partner (`partner_cues_of`); when `incremental`, merged with the stored ones of the turns
+    not `read` now (a turn read again has only its new cues)."""
     rows = {(t.session, t.seq, name, worth) for t, name, worth in cues}
     if incremental:
-        rows |= {tuple(r) for r in json.loads(store.get_meta(PARTNER_CUES_KEY) or "[]")}
+        stored = json.loads(store.get_meta(PARTNER_CUES_KEY) or "[]")
+        rows |= {(r[0], r[1], r[2], r[3]) for r in stored if (r[0], r[1]) not in read}
     store.set_meta(PARTNER_CUES_KEY, json.dumps(sorted(rows), ensure_ascii=False))
 
 

@@ -4,8 +4,8 @@ People name a partner in passing by what they share: "njeri is pregnant", "anouk
 twins tonight", "her mom is staying with us". No one of these is a fact the memory may tell (a flatmate signs a
 lease too), so they are never facts: they are cues, counted per name, and the name with the most (`likely_partners`)
 is searched beside a question about the person's partner that the graph cannot answer by a name ("what does my wife
-do", "who am i dating"). A strong cue counts two, a weak one (a pickup because someone is on a shift) one; a name
-needs two points.
+do", "who am i dating"). A strong cue counts two, a weak one (a pregnancy, which may be a colleague's; a pickup because
+someone is on a shift) one; a name needs two points.
 
 Pure: no I/O, no clock.
 """
@@ -15,23 +15,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .relations import KIN, is_name_token
-from .trust import own_sentences
+from .moments import CONDITION
+from .relations import KIN, PARTNER_RELATIONS, is_name_token
+from .trust import negated_clause, own_sentences
 
-__all__ = ["LEAST_POINTS", "PARTNER_RELATIONS", "asks_partner", "likely_partners", "partner_cues"]
+__all__ = ["LEAST_POINTS", "asks_partner", "likely_partners", "partner_cues"]
 
 LEAST_POINTS = 2
-PARTNER_RELATIONS = frozenset({"wife", "husband", "partner", "fiance"})
 _PARTNER_WORDS = "|".join(sorted((re.escape(w) for w, rel in KIN.items() if rel in PARTNER_RELATIONS), key=len)[::-1])
 _ASKS = re.compile(
-    rf"\b(?:my|our)\s+(?:{_PARTNER_WORDS})\b|\b(?:am\s+i|i'?m|i\s+am)\s+(?:dating|seeing|going\s+out\s+with)\b"
-    r"|\bmy\s+(?:other\s+half|significant\s+other)\b"
+    rf"\b(?:my|our)\s+(?:{_PARTNER_WORDS})\b|\bwho\s+(?:am\s+i|i'?m|i\s+am)\s+(?:dating|seeing|going\s+out\s+with)\b"
+    r"|\b(?:am\s+i|i'?m|i\s+am)\s+dating\b|\bseeing\s+(?:someone|anyone)\b"
 )
 _NAME = r"([^\W\d_][\w'’-]{1,30}?)"
 _POSS = r"(?:'s|’s)"
 # each: a pattern whose first group is the name, and its points
 _CUES: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(rf"\b{_NAME}(?:\s+is|{_POSS})\s+(?:\w+\s+)?pregnant\b"), 2),
+    (re.compile(rf"\b{_NAME}(?:\s+is|{_POSS})\s+(?:\w+\s+)?pregnant\b"), 1),  # a colleague may be too
     (
         re.compile(
             rf"\b{_NAME}\s+and\s+i\s+(?:just\s+|finally\s+)?(?:got\s+(?:a\s+place|an?\s+(?:apartment|apt|flat|house)"
@@ -69,9 +69,16 @@ def asks_partner(question: str) -> bool:
     return bool(_ASKS.search(question.lower()))
 
 
+# the word before a name: never an article or a possessive ("the landlord and i", "my sister in law is")
+_NOT_BEFORE_NAME = frozenset("a an the my our your his her their in this that".split())
+
+
 def _names(pattern: re.Pattern[str], text: str) -> Iterable[str]:
     for m in pattern.finditer(text):
         name = m.group(1).lower().rstrip("'’")
+        before = text[: m.start(1)].split()
+        if (before and before[-1] in _NOT_BEFORE_NAME) or negated_clause(text, m.end()):
+            continue
         if is_name_token(name) and name not in KIN and name not in ("she", "he", "they", "who"):
             yield name
 
@@ -90,6 +97,8 @@ def partner_cues(text: str) -> dict[str, int]:
         return points
     for s in own_sentences(text):
         low = s.text.lower()
+        if CONDITION.search(low):
+            continue  # "if ayla is pregnant we'll move"
         for pattern, worth in _CUES:
             for name in _names(pattern, low):
                 points[name] = max(points.get(name, 0), worth)

@@ -68,6 +68,8 @@ for _rel, _ws in {
         KIN[_w] = _rel
 KIN["better half"] = "partner"  # two words, so not in the table above ("my other half" is as often half the work)
 
+PARTNER_RELATIONS = frozenset({"wife", "husband", "partner", "fiance"})  # a person's partner, by any word
+
 MALE = words(
     "husband hubby son father dad daddy papa pa pop brother bro nephew uncle grandpa grandfather gramps grandad "
     "granddad he him his"

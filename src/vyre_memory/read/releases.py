@@ -19,7 +19,8 @@ turns that discuss one. A turn is a release turn when:
   release notes", "release the lock", "don't ship it yet");
 - either tells a version as done in so many words, the version its subject: "so 2.3.1 is out", "api v2.0.0 is at
   100%", "api 1.8.1 is in prod" (not a question, not "when 2.3.1 is out, ping me", not "the bug is in prod"), or
-  what goes out in one: "this one goes out in 3.15.2 on thursday", "the fix ships with v2.4".
+  what goes out in one: "this one goes out in 3.15.2 on thursday", "the fix ships in v2.4" (not "ubuntu ships
+  with 3.10").
 
 Each becomes a `Moment` (`read.moments`): the turns it points to (a tool call's own output too), its time, and its
 key text: the versions it names, the project's name, the turn's opening words and what its session was asked
@@ -201,10 +202,10 @@ def _reported(text: str) -> bool:
     return False
 
 
-# ... or the version a change goes out in: "this one goes out in 3.15.2 thursday", "the fix ships with v2.4"
+# ... or the version a change goes out in: "this one goes out in 3.15.2 thursday", "the fix ships in v2.4"
 _SHIPS_IN = re.compile(
     r"\b(?:goes|go|going|went|will\s+go)\s+out\s+(?:in|with)\s+(?:release\s+)?v?\d+\.\d+(?:\.\d+)*\b"
-    r"|\b(?:ships|shipped|will\s+ship|lands|landed|will\s+land)\s+(?:in|with)\s+(?:release\s+)?v?\d+\.\d+(?:\.\d+)*\b",
+    r"|\b(?:ships|shipped|will\s+ship|lands|landed|will\s+land)\s+in\s+(?:release\s+)?v?\d+\.\d+(?:\.\d+)*\b",
     re.I,
 )
 
@@ -215,7 +216,7 @@ def _told(text: str) -> bool:
     for m in (*_TOLD.finditer(text), *_SHIPS_IN.finditer(text)):
         start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
         sentence = text[start : m.end()]
-        rest = re.split(r"[.!?\n]", text[m.end() :])[0]
+        rest = re.split(r"[.!?](?=\s|$)|\n", text[m.end() :])[0]  # "... in 3.15.2 or 3.16?" is a question
         if not (CONDITION.search(sentence) or _NEGATED.search(sentence) or text[m.end() + len(rest) :][:1] == "?"):
             return True
     return False

@@ -204,9 +204,10 @@ def _job_title_at(low: str, at: int, *, strong: bool) -> tuple[int, int] | None:
         n += 1
     elif not (ws[0] in _SENIORITY and n == 2):  # "senior backend": a seniority and a trade
         return None
-    if n < 2:
-        return None
-    return at, at + len(" ".join(ws[:n]))
+    end = at + len(" ".join(ws[:n]))
+    if n < 2 or low[end : end + 1] in ("'", "’"):
+        return None  # "i'm the tech lead's backup"
+    return at, end
 
 
 def _rules(r: _Reader) -> None:
@@ -534,10 +535,13 @@ def _rules(r: _Reader) -> None:
     # job title / employer --------------------------------------------------------------------
     # "i'm now a senior engineer", "i'm tech lead for the squad", "promoted to staff engineer", "got the promo,
     # senior backend dev as of july 1"
+    # (the person's own promotion: said by "i" or with no one else as its subject, not "dana got promoted to")
+    own = r"(?:^|[,.;:!?(]\s*|\bi\s+|\bi'?ve\s+)(?:(?:just|finally|officially)\s+)*"
     for cue in (
         r"\bi'?m\s+(?:now\s+|officially\s+|finally\s+)*(?:a|an|the)?\s*",
-        r"\bpromoted\s+to\s+(?:a|an|the)?\s*",
-        r"\bpromo(?:tion)?\b(?:\s+(?:came\s+through|went\s+through|is\s+official|btw))?[,:!]+\s*(?:i'?m\s+)?",
+        rf"{own}(?:got\s+|been\s+|was\s+|have\s+been\s+)?promoted\s+to\s+(?:a|an|the)?\s*",
+        rf"(?:{own}got\s+(?:the|a|my)\s+promo(?:tion)?|\b(?:my|the)\s+promo(?:tion)?\s+(?:came|went)\s+through"
+        r"|\bmy\s+promo(?:tion)?\s+is\s+official)\b(?:\s+btw)?[,:!]+\s*(?:i'?m\s+)?",
     ):
         for m in re.finditer(cue, low):
             span = _job_title_at(low, m.end(), strong=not cue.startswith(r"\bi'?m"))
