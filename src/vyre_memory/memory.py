@@ -590,7 +590,7 @@ class Memory:
 
     def _likely_partners(self, graph: LoadedGraph) -> list[str]:
         """Who the person's partner likely is (`read.partner`), when the graph names no partner: the names the person
-        gave cues of a partner to, none the graph relates to them otherwise."""
+        gave cues of a partner to, none the graph relates to them otherwise nor one the person deleted from it."""
         mine = [e for e in graph.edges if e.src == USER_ID and e.status == "current"]
         if any(e.relation in PARTNER_RELATIONS and e.confidence >= 0.6 for e in mine):
             return []
@@ -600,7 +600,8 @@ class Memory:
             if e.dst in graph.entities
             for name in (graph.entities[e.dst].name, *graph.entities[e.dst].aliases)
         ]
-        return likely_partners(partner_cues_of(self.store), others)
+        deleted = [str(e.args.get("name", "")) for e in self.store.graph_edits() if e.op == "delete"]
+        return likely_partners(partner_cues_of(self.store), [*others, *deleted])
 
     def _named(self, turn: Turn) -> Turn:
         """The person's own turns carry the person's name."""

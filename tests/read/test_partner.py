@@ -110,3 +110,12 @@ def test_a_partner_the_graph_names_is_searched_instead(memory: Memory, tmp_path:
     memory.ingest([tmp_path / "projects"])
     assert memory.expand("where does my girlfriend work these days") == ["Noor"]
     assert memory.answer("what's my girlfriend's name").answer != "Ayla"  # a cue is never told as a fact
+
+
+def test_a_name_deleted_from_the_graph_is_never_searched_as_the_partner(memory: Memory, tmp_path: Path) -> None:
+    work, _ = _history(tmp_path / "projects")
+    work.user("my friend ayla says the order list is fine")
+    memory.ingest([tmp_path / "projects"])
+    assert memory.expand("who am i dating") == []  # a friend, by the graph
+    memory.delete_entity("Ayla")
+    assert memory.expand("who am i dating") == []  # deleted: not someone to search for
