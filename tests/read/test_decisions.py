@@ -120,3 +120,43 @@ def test_a_short_choice_is_one_though_its_topic_is_short(text: str) -> None:
 def test_only_the_opening_is_read_so_the_key_names_the_decision() -> None:
     late = "Updated the docs and the changelog. " * 60 + "We decided to keep the old flag."
     assert decision_in(_turn(ASSISTANT, late)) is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        (TYPED, "the vendor shipped the new sdk. reverse the spring decision: bump the min version to 26"),
+        (TYPED, "decision came down from the lead:\n> we go with the managed broker for the jobs"),
+        (TYPED, "decision changed after the review today, see the thread below"),
+        (TYPED, "halvorsen changed his mind on the minimum compiler version. from the issue:"),
+        (TYPED, "agreed. posting it: we stay on the time-series db, revisit at 50k devices"),
+        (TYPED, "talked to the client. we're moving to the hosted backend, one vendor"),
+        (TYPED, "yes, switch the lifecycle rule to the cheaper tier. finance ok'd it"),
+        (TYPED, "the local renderer. and drop the remote api completely, no fallback"),
+        (TYPED, "agree, 3. no soap library, we call the three operations by hand"),
+        (TYPED, "yeah 2. the date of birth is a calendar date, keep it a string everywhere"),
+        (TYPED, "plot twist from the quarterly review, the budget is approved:"),
+        (TYPED, "the arch review went well, target 4.13 so kafka it is."),
+        (ASSISTANT, "Switched: the lock now uses the database provider. This reverses the June choice of the cache."),
+        (ASSISTANT, "So we reverse the March decision ('pay at the desk'). Plan: 1. capacity 40 to 45"),
+    ],
+)
+def test_a_decision_told_as_news_or_given_as_an_order_is_a_key(kind: str, text: str) -> None:
+    assert decision_in(_turn(kind, text)) is not None
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        (TYPED, "yeah 7.41 is bad. break it down by region"),  # a number read, not an option chosen
+        (TYPED, "if we reverse the old decision the tests break"),  # a condition
+        (TYPED, "should we stay on the old driver?"),  # a question
+        (TYPED, "we're moving to a bigger flat in june, boxes everywhere"),  # the person's life
+        (TYPED, "ok we're moving to the next step, run the tests"),
+        (TYPED, "> we stay on the old driver\nthat's what the forum says, is it true?"),  # quoted, not the person's
+        (ASSISTANT, "We're moving to the hosted backend, as you asked; the config is next."),  # the assistant's step
+        (ASSISTANT, "Next I'll switch the import to the new module and drop the old helper."),
+    ],
+)
+def test_news_words_said_otherwise_are_no_key(kind: str, text: str) -> None:
+    assert decision_in(_turn(kind, text)) is None

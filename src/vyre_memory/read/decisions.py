@@ -13,8 +13,11 @@ finds every turn that discussed the options.
   choice in a word ("option C it is") or reports a colleague's proposal, where a decision starts ("kofi is pushing
   for B"), when the assistant says it recorded one ("recording the decision", "ADR 7 written") or that a record
   now replaces another ("ADR 9 is written and ADR 4 is marked superseded", "adr/0015-x.md records the reversal"),
-  or when a tool call writes or edits a decision record (a file under `adr/`, `decisions/` or `rfcs/`, or named
-  like `adr-0007.md`). Each becomes a `Moment` (`read.moments`): its time and its key text (the versions it
+  when a decision is told as news ("decision came down", "reverse the june decision", "dana changed her mind on
+  X") or, in the person's own words, the team's way is chosen ("we stay on X", "we're moving to Y", "switch the
+  rule to Z", "agreed, 3."), or when a tool call writes or edits a decision record (a file under `adr/`,
+  `decisions/` or `rfcs/`, or named like `adr-0007.md`). The news and choices are keys only: the graph keeps no
+  decision from them. Each becomes a `Moment` (`read.moments`): its time and its key text (the versions it
   names, the project's name, the turn's opening and what its session was asked first). Only a coding
   agent's sessions are read (`derive` passes those).
 
@@ -29,7 +32,7 @@ from dataclasses import replace
 
 from ..contract import ASSISTANT, TOOL_CALL, TYPED, Turn
 from ..text import content_words, stem
-from .asides import speaks_of_life
+from .asides import personal_question, speaks_of_life
 from .moments import CONDITION, FILE_PATH, READ_CHARS, Moment, moment
 from .relations import is_stop, words
 from .trust import own_sentences
@@ -120,7 +123,7 @@ def decided(sentence: str) -> tuple[str, frozenset[str]] | None:
 
 # the person settles a choice in a word: "option C it is.", "chromium it is"; not "yes it is", "that's how it is"
 _SETTLED = re.compile(
-    r"(?:^|[.!?,;:]\s+)(?!(?:yes|yeah|yep|yup|no|ok|okay|so|here|there|that|this|what|whatever|how|well|maybe|sure|as|if"
+    r"(?:^|[.!?,;:]\s+|\bso\s+)(?!(?:yes|yeah|yep|yup|no|ok|okay|so|here|there|that|this|what|whatever|how|well|maybe|sure|as|if"
     r"|where|when|which|who|i|you|we|it|mine|yours)\b)"
     r"[\w.+#/-]+(?: [\w.+#/-]+)? it is\s*(?:[.!,;—–]|\s-\s|$)",
     re.I | re.M,
@@ -169,6 +172,37 @@ _WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "apply_patch"})
 _REPORTS = re.compile(r"\b(?:decid\w*|decision|settled|chose|chosen|agreed)\b", re.I)
 
 
+# a decision told as news, though it names no choice a graph could keep: "decision came down", "reverse the june
+# decision", "this reverses the march choice of X", "dana changed her mind on X"
+_NEWS = re.compile(
+    r"\bdecision\s+(?:came\s+(?:down|in|back)|changed|is\s+in|made|taken)\b"
+    r"|\brevers(?:e|es|ed|ing)\s+(?:the|our|my|that|this|their|his|her)\s+(?:[\w'-]+\s+){0,3}?(?:decision|call|choice)\b"
+    r"|\bchanged\s+(?:his|her|their)\s+minds?\b",
+    re.I,
+)
+# the person's own choice of the team's way, said as news or as an order: "we stay on X", "we're moving to Y",
+# "switch the rule to Z", "and drop the fallback", "agreed, 3.", "plot twist from the review"
+_CHOICE = re.compile(
+    r"\bwe(?:'ll|\s+will)?\s+stay\s+(?:on|with)\b|\bwe(?:'re|\s+are)\s+staying\s+(?:on|with)\b"
+    r"|\bwe(?:'re|\s+are)\s+(?:moving|migrating)\s+(?:(?:everything|it|them|all)\s+)?(?:over\s+)?to\s+(?!(?:the\s+)?next\b)"
+    r"|(?:^|[,;]\s*|\band\s+|\bso\s+)(?:switch|move|migrate)\s+(?:the|our|it|this|that|everything|all)\b[^.;!?\n]{0,40}?\bto\b"
+    r"|(?:[,;]\s*|\band\s+)drop\s+(?:the|it|all|our)\b"
+    r"|^\s*(?:(?:ok(?:ay)?|yes|yeah|yep|agreed?|fine)[,.!]?\s+(?:option\s+)?|option\s+)(?:\d{1,2}|[a-e])\b\s*(?:[.!,;](?!\d)|$)"
+    r"|\bplot\s+twist\b",
+    re.I,
+)
+
+
+def _decision_news(sentence: str, own: bool) -> bool:
+    """Whether a sentence tells of a decision taken or changed (`_NEWS`), or, said in the person's own words
+    (`own`), a choice of the team's way (`_CHOICE`); no condition, question or part of a life. A key only: the
+    graph keeps no decision from these."""
+    found = _NEWS.search(sentence) or (own and _CHOICE.search(sentence))
+    if not found or CONDITION.search(sentence[: found.start()]) or sentence.rstrip().endswith("?"):
+        return False
+    return not speaks_of_life(sentence) and not personal_question(sentence)  # "we're moving to a bigger flat"
+
+
 # a word without which no rule above can match: most turns are passed over by it alone
 _ANY_CUE = re.compile(
     r"decid|decision|let'?s|\bgo(?:ing)?\s+(?:with|back)|switch|settled|drop|revers|revert|keep|stick|supersed"
@@ -202,13 +236,15 @@ def decision_in(turn: Turn, about: Callable[[str], str] = lambda session: "") ->
     if turn.kind == TOOL_CALL:
         return moment(turn, (turn.seq,), turn.text[:READ_CHARS], about) if _writes_record(turn) else None
     said = turn.text[:SETTLED_CHARS]
-    if turn.kind not in (TYPED, ASSISTANT) or not _ANY_CUE.search(said):
+    if turn.kind not in (TYPED, ASSISTANT) or not (_ANY_CUE.search(said) or _NEWS.search(said) or _CHOICE.search(said)):
         return None
     opening = turn_sentences(replace(turn, text=said))
     if turn.kind == TYPED:
         found = _SETTLED.search(said) is not None or any(
-            _decides(s) or (_proposes(s) and not speaks_of_life(s)) for s in opening
+            _decides(s) or (_proposes(s) and not speaks_of_life(s)) or _decision_news(s, own=True) for s in opening
         )
     else:  # the assistant narrates its own steps: only a decision it reports, or one it recorded
-        found = _RECORDED.search(said) is not None or any(_decides(s) and _REPORTS.search(s) for s in opening)
+        found = _RECORDED.search(said) is not None or any(
+            (_decides(s) and _REPORTS.search(s)) or _decision_news(s, own=False) for s in opening
+        )
     return moment(turn, (turn.seq,), said[:READ_CHARS], about) if found else None
