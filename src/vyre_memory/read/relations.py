@@ -38,24 +38,27 @@ CHANGING = words(
 # Kinship and people words -> relation; multilingual kinship words are general vocabulary.
 KIN: dict[str, str] = {}
 for _rel, _ws in {
-    "wife": "wife wifey missus frau femme esposa moglie",
-    "husband": "husband hubby mann mari esposo marido marito",
+    "wife": "wife wifey missus frau femme esposa moglie vrou vrouw żona patni vaimo",
+    "husband": "husband hubby mann mari esposo marido marito mąż ehemann",
     "partner": "partner spouse girlfriend boyfriend gf bf namorada namorado novia novio fidanzata fidanzato",
     "fiance": "fiance fiancé fiancee fiancée",
-    "son": "son sohn fils hijo filho figlio",
-    "daughter": "daughter tochter fille hija filha figlia",
+    "son": "son sohn fils hijo filho figlio zoon seun musuko adeul poika",
+    "daughter": "daughter tochter fille hija filha figlia dochter dogter musume beti córka tytär",
     "child": "kid kiddo child baby",
-    "mother": "mother mom mum mommy mummy mama mamma ma maman mamá mãe mutter mère madre",
-    "father": "father dad daddy papa pa pop papá pai vater père padre",
-    "sister": "sister sis schwester sœur hermana irmã sorella",
-    "brother": "brother bro bruder frère hermano irmão fratello",
+    "mother": "mother mom mum mommy mummy mama mamma ma maman mamá mãe "
+        "mutter mère madre mam mammy omma eomma amma ammi maa okaasan äiti",
+    "father": "father dad daddy papa pa pop papá pai vater père padre appa abbu otousan isä",
+    "sister": "sister sis schwester sœur hermana irmã sorella zus siostra noona nuna unni eonni didi behen abla sussie",
+    "brother": "brother bro bruder frère hermano irmão fratello broer boet hyung hyeong oppa bhai bhaiya kuya",
     "nephew": "nephew neffe",
     "niece": "niece nichte",
     "aunt": "aunt auntie aunty tante tía",
     "uncle": "uncle onkel tío",
     "cousin": "cousin",
-    "grandmother": "grandma grandmother granny nana gran oma abuela avó nonna",
-    "grandfather": "grandpa grandfather gramps grandad granddad opa abuelo avô nonno",
+    "grandmother": "grandma grandmother granny nana gran oma abuela avó vovó "
+        "nonna ouma babcia halmeoni obaachan nani dadi mormor farmor mummo",
+    "grandfather": "grandpa grandfather gramps grandad granddad opa abuelo avô "
+        "vovô nonno oupa dziadek harabeoji ojiichan morfar farfar ukki",
     "friend": "friend buddy pal mate bestie bff",
     "neighbour": "neighbour neighbor",
     "boss": "boss manager lead supervisor",
@@ -72,11 +75,11 @@ PARTNER_RELATIONS = frozenset({"wife", "husband", "partner", "fiance"})  # a per
 
 MALE = words(
     "husband hubby son father dad daddy papa pa pop brother bro nephew uncle grandpa grandfather gramps grandad "
-    "granddad he him his"
+    "granddad appa hyung oppa bhai boet oupa he him his"
 )
 FEMALE = words(
     "wife wifey missus daughter mother mom mum mommy mama sister sis niece aunt auntie aunty grandma grandmother gran "
-    "granny nana she her hers"
+    "granny nana mam mammy omma eomma noona unni didi ouma she her hers"
 )
 GENDERED = {"child": ("son", "daughter")}
 
@@ -243,34 +246,59 @@ _ASKED_CATEGORY = re.compile(
 WORK_TOOL_KINDS: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = tuple(
     (words(members), tuple(asked.split("|")))
     for members, asked in (
-        ("k6 locust jmeter gatling vegeta artillery wrk", "load test|load tests|load tested|load testing|load-test|"
-         "stress test|stress tested"),
-        ("slog zerolog logrus structlog loguru winston pino bunyan log4j log4j2 logback serilog nlog",
-         "log with|logs with|logging library|logger"),
-        ("pagerduty opsgenie victorops squadcast", "page through|pages through|paged through|pages me|"
-         "on-call tool|oncall tool|alerting tool"),
-        ("twilio vonage nexmo messagebird plivo sinch", "sms provider|sms gateway|sms service|sms api|"
-         "send sms with|sends our sms"),
-        ("ses sendgrid mailgun postmark mandrill sparkpost brevo mailjet", "email provider|email service|"
-         "mail provider|mail service|transactional email|sends our email|sends our emails|sends the emails"),
+        (
+            "k6 locust jmeter gatling vegeta artillery wrk",
+            "load test|load tests|load tested|load testing|load-test|stress test|stress tested",
+        ),
+        (
+            "slog zerolog logrus structlog loguru winston pino bunyan log4j log4j2 logback serilog nlog",
+            "log with|logs with|logging library|logger",
+        ),
+        (
+            "pagerduty opsgenie victorops squadcast",
+            "page through|pages through|paged through|pages me|on-call tool|oncall tool|alerting tool",
+        ),
+        (
+            "twilio vonage nexmo messagebird plivo sinch",
+            "sms provider|sms gateway|sms service|sms api|send sms with|sends our sms",
+        ),
+        (
+            "ses sendgrid mailgun postmark mandrill sparkpost brevo mailjet",
+            "email provider|email service|"
+            "mail provider|mail service|transactional email|sends our email|sends our emails|sends the emails",
+        ),
         ("fcm apns onesignal pusher airship", "push notifications|push notification|push provider|push service"),
-        ("mapbox maplibre maptiler leaflet openlayers cesium", "map library|maps library|map sdk|maps sdk|"
-         "map provider|maps provider|map tiles|tile provider|basemap|map"),
-        ("sentry rollbar bugsnag honeybadger raygun airbrake", "error tracking|error tracker|crash reporting|"
-         "error monitoring|error reporting"),
+        (
+            "mapbox maplibre maptiler leaflet openlayers cesium",
+            "map library|maps library|map sdk|maps sdk|map provider|maps provider|map tiles|tile provider|basemap|map",
+        ),
+        (
+            "sentry rollbar bugsnag honeybadger raygun airbrake",
+            "error tracking|error tracker|crash reporting|error monitoring|error reporting",
+        ),
         ("jenkins circleci buildkite travis teamcity woodpecker", "ci|ci system|ci provider|ci server|build server"),
-        ("kafka rabbitmq nats redpanda pulsar sqs pubsub activemq zeromq mqtt emqx mosquitto", "message broker|"
-         "message queue|message bus|event bus|streaming platform"),
+        (
+            "kafka rabbitmq nats redpanda pulsar sqs pubsub activemq zeromq mqtt emqx mosquitto",
+            "message broker|message queue|message bus|event bus|streaming platform",
+        ),
         ("vault sops doppler infisical 1password bitwarden", "secrets|secrets manager|secret store|secret manager"),
-        ("conda mamba micromamba pixi venv virtualenv poetry pyenv nix direnv", "environment manager|env manager|"
-         "manages the environment|manages environments|python environment"),
-        ("airflow prefect luigi snakemake nextflow argo", "orchestrator|workflow manager|workflow engine|"
-         "pipeline tool|dag tool|orchestration"),
+        (
+            "conda mamba micromamba pixi venv virtualenv poetry pyenv nix direnv",
+            "environment manager|env manager|manages the environment|manages environments|python environment",
+        ),
+        (
+            "airflow prefect luigi snakemake nextflow argo",
+            "orchestrator|workflow manager|workflow engine|pipeline tool|dag tool|orchestration",
+        ),
         ("jaeger zipkin honeycomb opentelemetry otel lightstep", "tracing|distributed tracing|traces"),
-        ("prometheus grafana datadog newrelic victoriametrics thanos mimir influxdb zabbix nagios", "monitoring|"
-         "metrics stack|observability"),
-        ("sqlalchemy prisma typeorm sequelize gorm sqlc diesel ecto knex kysely peewee sqlx psycopg asyncpg pgx",
-         "orm|db library|database library|query builder|db driver|database driver"),
+        (
+            "prometheus grafana datadog newrelic victoriametrics thanos mimir influxdb zabbix nagios",
+            "monitoring|metrics stack|observability",
+        ),
+        (
+            "sqlalchemy prisma typeorm sequelize gorm sqlc diesel ecto knex kysely peewee sqlx psycopg asyncpg pgx",
+            "orm|db library|database library|query builder|db driver|database driver",
+        ),
         ("launchdarkly unleash flagsmith growthbook configcat", "feature flags|feature flag|feature-flag"),
         ("restic borg borgbackup pgbackrest barman velero wal-g rclone duplicity kopia", "backup tool|backups|backup"),
         ("cloudflare fastly akamai cloudfront bunnycdn", "cdn"),
@@ -280,11 +308,12 @@ WORK_TOOL_KINDS: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = tuple(
         ("prettier gofmt rustfmt ruff yapf autopep8", "formatter|format with|formatting"),
         ("webpack vite esbuild turbopack", "bundler|bundle with"),
         ("jira youtrack asana trello", "issue tracker|ticket system|ticketing|project tracker"),
-        ("stripe adyen paypal braintree mollie", "payment provider|payments provider|payment processor|"
-         "payment gateway"),
+        (
+            "stripe adyen paypal braintree mollie",
+            "payment provider|payments provider|payment processor|payment gateway",
+        ),
         ("auth0 okta keycloak cognito authentik", "auth provider|identity provider|idp|sso provider|login provider"),
-        ("celery rq sidekiq bullmq dramatiq huey", "task queue|job queue|background jobs|background job|"
-         "worker queue"),
+        ("celery rq sidekiq bullmq dramatiq huey", "task queue|job queue|background jobs|background job|worker queue"),
         ("nginx traefik envoy haproxy caddy", "reverse proxy|ingress controller"),
         ("redis memcached varnish", "cache|caching"),
         ("mlflow wandb neptune", "experiment tracking|experiment tracker|track experiments"),
