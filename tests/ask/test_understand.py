@@ -227,6 +227,10 @@ def test_naive_now_is_utc() -> None:
         ("what did we roll back yesterday?", "deploy"),
         ("when did we last push a game build to the store", "deploy"),
         ("why did the first v2.47.0 deploy attempt fail", "deploy"),
+        ("when did the portal go onto django 5.1 in production", "deploy"),  # where a version reached
+        ("when did the shop move to rails 7", "deploy"),
+        ("what weekday did the login fix reach the app store?", "deploy"),
+        ("when did we move to the new flat", "date"),  # no version: a life's move
         ("when is my wife's birthday", "date"),
         ("when did we move into the new house", "date"),
         ("how many hours did i bill in august", "number"),

@@ -184,6 +184,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"|\b(?:latest|newest|current)(?: [\w.-]+){2,3} version(?=\s*(?:[?.!]|$|(?:is |that'?s )?(?:in|on|live)\b))"
             r"|\bversion (?:is |was |are |were )?(?:live |out )?(?:in|on) prod(?:uction)?\b"
             r"|\bversion (?:shipped|fixed|included|contained|had)\b"
+            # where a build or a version reached: "in production", "reach the app store", "go onto rails 6.1"
+            r"|\b(?:in|to|into|on|onto) prod(?:uction)?\b|\b(?:reach|reached|hit|made it to) the (?:app|play) store\b"
+            r"|\b(?:go|goes|went|gone|move|moves|moved|moving|upgrade|upgraded|land|landed)\s+(?:on|onto|to)\s+"
+            r"[a-z][\w.+-]*\s+v?\d+(?:\.\d+)*\b"
         ),
     ),
     (
