@@ -147,6 +147,9 @@ _NOT_A_MODEL = re.compile(
     r"(?:pcs?|plugs?|speakers?|displays?|bulbs?|home|watch(?:es)?|tv|covers?|coolers?|sticks?|cards?|cushions?|"
     r"belts?|\d+(?:gb|tb|mb|ghz|mhz|w))"
 )
+# what follows "new laptop" that says what became of it, not which one it is ("new laptop ordered", "new laptop
+# arriving friday")
+_NOT_A_LAPTOP = re.compile(r"\w+(?:ed|ing)|due|soon|today|tomorrow|finally|incoming|pending|needed|on")
 # the clause's own subject before a verb of finding a home, when it is neither the person nor left out: "he's got a
 # flat in X", "my sister found a house in X", "sam bought a flat in X" (not "we're moving!! found a flat in X")
 _CLAUSE_BREAK = re.compile(r"[.!?;:,()\n]|\b(?:and|but|so|also|then)\b")
@@ -529,7 +532,8 @@ def _rules(r: _Reader) -> None:
         low,
     ):
         span = _upto(low, m.end(), max_words=3)
-        if span and is_name_token(low[span[0] : span[1]].split()[0]):
+        first = low[span[0] : span[1]].split()[0] if span else ""
+        if span and is_name_token(first) and not _NOT_A_LAPTOP.fullmatch(first):
             r.add("user", "laptop", span, 0.55, m.start(), name=True)
 
     # job title / employer --------------------------------------------------------------------
