@@ -532,8 +532,8 @@ def _rules(r: _Reader) -> None:
         low,
     ):
         span = _upto(low, m.end(), max_words=3)
-        first = low[span[0] : span[1]].split()[0] if span else ""
-        if span and is_name_token(first) and not _NOT_A_LAPTOP.fullmatch(first):
+        said = low[span[0] : span[1]].split()[0] if span else ""
+        if span and is_name_token(said) and not _NOT_A_LAPTOP.fullmatch(said):
             r.add("user", "laptop", span, 0.55, m.start(), name=True)
 
     # job title / employer --------------------------------------------------------------------
