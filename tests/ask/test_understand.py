@@ -493,3 +493,17 @@ def test_a_season_that_names_an_event_is_no_time() -> None:
         "what did we fix in the spring too",
     ):
         assert understand(question, FRI_MAR).window is not None, question
+
+
+@pytest.mark.parametrize(
+    ("question", "about"),
+    [
+        ("when did we last deploy", True),
+        ("which release fixed the refund rounding", True),
+        ("when was the client's no-deploy window", False),  # a time no release goes out
+        ("how long is the code freeze before christmas", False),
+        ("what did we decide about the release freeze", False),
+    ],
+)
+def test_a_freeze_is_no_release(question: str, about: bool) -> None:
+    assert understand(question, FRI_OCT).about_release is about

@@ -289,6 +289,10 @@ def _norm(question: str) -> str:
 _RULE = dict(_RULES)
 
 
+# a time no release may go out ("the no-deploy window", "the code freeze"): said in a plan, not done as a release
+_FREEZE = re.compile(r"\bno[- ](?:deploy|release|ship)\w*|\b(?:deploy\w*|release|code|change)[- ]freeze\b")
+
+
 def classify(question: str) -> str:
     """The question's class (one of ``QCLASSES``) from its wording alone."""
     q = _norm(question[:MAX_CHARS])
@@ -623,7 +627,7 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         wants_current=asks_current(text),
         about_user=bool(_ABOUT_USER.search(low)),
         time_blocked=parsed.blocked,
-        about_release=_RULE["deploy"].search(low) is not None,
+        about_release=_RULE["deploy"].search(low) is not None and not _FREEZE.search(low),
         about_incident=_RULE["bug"].search(low) is not None,
         about_decision=_RULE["decision"].search(low) is not None or _PROPOSAL.search(low) is not None,
     )
