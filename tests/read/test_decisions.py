@@ -130,13 +130,13 @@ def test_only_the_opening_is_read_so_the_key_names_the_decision() -> None:
         (TYPED, "decision changed after the review today, see the thread below"),
         (TYPED, "halvorsen changed his mind on the minimum compiler version. from the issue:"),
         (TYPED, "agreed. posting it: we stay on the time-series db, revisit at 50k devices"),
+        (TYPED, "ok that settles it, we stay on the old version until at least next year"),  # a bound, no condition
         (TYPED, "talked to the client. we're moving to the hosted backend, one vendor"),
         (TYPED, "yes, switch the lifecycle rule to the cheaper tier. finance ok'd it"),
         (TYPED, "the local renderer. and drop the remote api completely, no fallback"),
         (TYPED, "agree, 3. no soap library, we call the three operations by hand"),
         (TYPED, "yeah 2. the date of birth is a calendar date, keep it a string everywhere"),
-        (TYPED, "plot twist from the quarterly review, the budget is approved:"),
-        (TYPED, "the arch review went well, target 4.13 so kafka it is."),
+        (TYPED, "the arch review went well. so kafka it is."),
         (ASSISTANT, "Switched: the lock now uses the database provider. This reverses the June choice of the cache."),
         (ASSISTANT, "So we reverse the March decision ('pay at the desk'). Plan: 1. capacity 40 to 45"),
     ],
@@ -156,6 +156,17 @@ def test_a_decision_told_as_news_or_given_as_an_order_is_a_key(kind: str, text: 
         (TYPED, "> we stay on the old driver\nthat's what the forum says, is it true?"),  # quoted, not the person's
         (ASSISTANT, "We're moving to the hosted backend, as you asked; the config is next."),  # the assistant's step
         (ASSISTANT, "Next I'll switch the import to the new module and drop the old helper."),
+        # edits asked for, not a choice of the team's way
+        (TYPED, "move the helper to utils.py"),
+        (TYPED, "switch the import to the new path"),
+        (TYPED, "run the migration and drop the temp table"),
+        (TYPED, "ok, e.g. the login page"),
+        (TYPED, "ok 1. run the tests 2. fix the lint"),
+        (TYPED, "reverse the call stack in the trace view"),
+        (ASSISTANT, "I reversed the order of the call arguments so the test passes."),
+        (TYPED, "no decision made yet, still waiting on legal"),
+        (TYPED, "plot twist: the test passes locally"),
+        (TYPED, "this build is so slow it is."),
     ],
 )
 def test_news_words_said_otherwise_are_no_key(kind: str, text: str) -> None:

@@ -45,6 +45,9 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("he lived next to us in tralee when i was growing up", ("user", "grew_up_in", "Tralee")),
         ("bo is an old family friend", ("user", "family_friend", "Bo")),
         ("i live with my mum", ("user", "lives_with", "mum")),
+        # names that are a word for a relative in another language too are read as names
+        ("my son seun is 7", ("user", "son", "Seun")),
+        ("my wife beti turned 40", ("user", "wife", "Beti")),
         ("tia's flying in from austin friday (my sister)", ("tia", "lives_in", "Austin")),
         ("tia's flying in from austin friday (my sister)", ("user", "sister", "Tia")),
         ("mondays are choir night", ("choir", "schedule", "mondays")),

@@ -184,10 +184,6 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"|\b(?:latest|newest|current)(?: [\w.-]+){2,3} version(?=\s*(?:[?.!]|$|(?:is |that'?s )?(?:in|on|live)\b))"
             r"|\bversion (?:is |was |are |were )?(?:live |out )?(?:in|on) prod(?:uction)?\b"
             r"|\bversion (?:shipped|fixed|included|contained|had)\b"
-            # where a build or a version reached: "in production", "reach the app store", "go onto rails 6.1"
-            r"|\b(?:in|to|into|on|onto) prod(?:uction)?\b|\b(?:reach|reached|hit|made it to) the (?:app|play) store\b"
-            r"|\b(?:go|goes|went|gone|move|moves|moved|moving|upgrade|upgraded|land|landed)\s+(?:on|onto|to)\s+"
-            r"[a-z][\w.+-]*\s+v?\d+(?:\.\d+)*\b"
         ),
     ),
     (
@@ -289,8 +285,21 @@ def _norm(question: str) -> str:
 _RULE = dict(_RULES)
 
 
-# a time no release may go out ("the no-deploy window", "the code freeze"): said in a plan, not done as a release
-_FREEZE = re.compile(r"\bno[- ](?:deploy|release|ship)\w*|\b(?:deploy\w*|release|code|change)[- ]freeze\b")
+# a time no release may go out ("the no-deploy window", "the code freeze"): said in a plan, not done as a release;
+# "why was there no release last week" still asks about releases
+_FREEZE = re.compile(
+    r"\bno-(?:deploy|release|ship)\w*|\bno (?:deploy|release|ship)\w* (?:window|period|zone|days?|weeks?|fridays?)\b"
+    r"|\b(?:deploy\w*|release|code|change)[- ]freeze\b"
+)
+# where a build or a version reached, which asks of a release though its class is another's: "when did the portal go
+# onto django 5.1", "what weekday did the fix reach the app store", "when did it go out to production"
+_REACHED = re.compile(
+    r"\b(?:reach|reached|hit|made it to) the (?:app|play) store\b"
+    r"|\b(?:go|goes|went|gone|got|get|gets|reach\w*|land\w*|made it|push\w*|promot\w*)\s+(?:out\s+)?"
+    r"(?:in|to|into|on|onto)\s+prod(?:uction)?\b"
+    r"|\b(?:go|goes|went|gone|move|moves|moved|moving|upgrade|upgraded|land|landed)\s+(?:on|onto|to)\s+"
+    r"[a-z][\w+-]*\s+v?\d+(?:\.\d+)+\b"
+)
 
 
 def classify(question: str) -> str:
@@ -627,7 +636,7 @@ def understand(question: str, now: datetime, languages: tuple[str, ...] = DEFAUL
         wants_current=asks_current(text),
         about_user=bool(_ABOUT_USER.search(low)),
         time_blocked=parsed.blocked,
-        about_release=_RULE["deploy"].search(low) is not None and not _FREEZE.search(low),
+        about_release=_RULE["deploy"].search(_FREEZE.sub(" ", low)) is not None or _REACHED.search(low) is not None,
         about_incident=_RULE["bug"].search(low) is not None,
         about_decision=_RULE["decision"].search(low) is not None or _PROPOSAL.search(low) is not None,
     )

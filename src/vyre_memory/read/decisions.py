@@ -14,8 +14,8 @@ finds every turn that discussed the options.
   for B"), when the assistant says it recorded one ("recording the decision", "ADR 7 written") or that a record
   now replaces another ("ADR 9 is written and ADR 4 is marked superseded", "adr/0015-x.md records the reversal"),
   when a decision is told as news ("decision came down", "reverse the june decision", "dana changed her mind on
-  X") or, in the person's own words, the team's way is chosen ("we stay on X", "we're moving to Y", "switch the
-  rule to Z", "agreed, 3."), or when a tool call writes or edits a decision record (a file under `adr/`,
+  X") or, in the person's own words, the team's way is chosen ("we stay on X", "we're moving to Y", "yes, switch
+  the rule to Z", "agreed, 3."), or when a tool call writes or edits a decision record (a file under `adr/`,
   `decisions/` or `rfcs/`, or named like `adr-0007.md`). The news and choices are keys only: the graph keeps no
   decision from them. Each becomes a `Moment` (`read.moments`): its time and its key text (the versions it
   names, the project's name, the turn's opening and what its session was asked first). Only a coding
@@ -123,7 +123,7 @@ def decided(sentence: str) -> tuple[str, frozenset[str]] | None:
 
 # the person settles a choice in a word: "option C it is.", "chromium it is"; not "yes it is", "that's how it is"
 _SETTLED = re.compile(
-    r"(?:^|[.!?,;:]\s+|\bso\s+)(?!(?:yes|yeah|yep|yup|no|ok|okay|so|here|there|that|this|what|whatever|how|well|maybe|sure|as|if"
+    r"(?:^|[.!?,;:]\s+)(?:so\s+)?(?!(?:yes|yeah|yep|yup|no|ok|okay|so|here|there|that|this|what|whatever|how|well|maybe|sure|as|if"
     r"|where|when|which|who|i|you|we|it|mine|yours)\b)"
     r"[\w.+#/-]+(?: [\w.+#/-]+)? it is\s*(?:[.!,;—–]|\s-\s|$)",
     re.I | re.M,
@@ -173,22 +173,27 @@ _REPORTS = re.compile(r"\b(?:decid\w*|decision|settled|chose|chosen|agreed)\b", 
 
 
 # a decision told as news, though it names no choice a graph could keep: "decision came down", "reverse the june
-# decision", "this reverses the march choice of X", "dana changed her mind on X"
+# decision", "this reverses the march choice of X", "dana changed her mind on X"; not "no decision made yet", "reverse
+# the call stack"
 _NEWS = re.compile(
-    r"\bdecision\s+(?:came\s+(?:down|in|back)|changed|is\s+in|made|taken)\b"
-    r"|\brevers(?:e|es|ed|ing)\s+(?:the|our|my|that|this|their|his|her)\s+(?:[\w'-]+\s+){0,3}?(?:decision|call|choice)\b"
+    r"(?<!\bno\s)\bdecision\s+(?:came\s+(?:down|in|back)|changed|made|taken|is\s+in\b(?=\s*(?:[.,;:!\n]|$)))"
+    r"|\brevers(?:e|es|ed|ing)\s+(?:the|our|my|that|this|their|his|her)\s+(?:(?!of\b)[\w'-]+\s+){0,2}?"
+    r"(?:decision|choice|call\b(?!\s+(?:stack|order|site|sites|graph|chain|arg\w*)))"
     r"|\bchanged\s+(?:his|her|their)\s+minds?\b",
     re.I,
 )
-# the person's own choice of the team's way, said as news or as an order: "we stay on X", "we're moving to Y",
-# "switch the rule to Z", "and drop the fallback", "agreed, 3.", "plot twist from the review"
+# the person's own choice of the team's way, said as news or as an order after an assent: "we stay on X", "we're
+# moving to Y", "yes, switch the rule to Z", "and drop the fallback", "agreed, 3.", "go with option b"; not "move the
+# helper to utils.py", "run the migration and drop the temp table", "ok 1. run the tests 2. fix the lint"
+_ASSENT = r"(?:ok(?:ay)?|yes|yeah|yep|agreed?|fine|right)[,.!]?\s+"
 _CHOICE = re.compile(
     r"\bwe(?:'ll|\s+will)?\s+stay\s+(?:on|with)\b|\bwe(?:'re|\s+are)\s+staying\s+(?:on|with)\b"
     r"|\bwe(?:'re|\s+are)\s+(?:moving|migrating)\s+(?:(?:everything|it|them|all)\s+)?(?:over\s+)?to\s+(?!(?:the\s+)?next\b)"
-    r"|(?:^|[,;]\s*|\band\s+|\bso\s+)(?:switch|move|migrate)\s+(?:the|our|it|this|that|everything|all)\b[^.;!?\n]{0,40}?\bto\b"
-    r"|(?:[,;]\s*|\band\s+)drop\s+(?:the|it|all|our)\b"
-    r"|^\s*(?:(?:ok(?:ay)?|yes|yeah|yep|agreed?|fine)[,.!]?\s+(?:option\s+)?|option\s+)(?:\d{1,2}|[a-e])\b\s*(?:[.!,;](?!\d)|$)"
-    r"|\bplot\s+twist\b",
+    rf"|^\s*{_ASSENT}(?:and\s+|so\s+)?(?:switch|move|migrate)\s+(?:the|our|it|this|that|everything|all)\b"
+    r"[^.;!?\n]{0,40}?\bto\b"
+    rf"|^\s*(?:{_ASSENT})?and\s+drop\s+(?:the|it|all|our)\b"
+    rf"|^\s*(?:{_ASSENT}(?:option\s+)?\d{{1,2}}|(?:{_ASSENT})?option\s+(?:\d{{1,2}}|[a-e]))\b\s*(?:[.!,;](?!\d)|$)"
+    r"(?![^\n]*\s\d{1,2}\.\s)",
     re.I,
 )
 
@@ -203,7 +208,8 @@ def _decision_news(sentence: str, own: bool) -> bool:
     return not speaks_of_life(sentence) and not personal_question(sentence)  # "we're moving to a bigger flat"
 
 
-# a word without which no rule above can match: most turns are passed over by it alone
+# a word without which no rule above but the news and choices (`_NEWS`, `_CHOICE`, tried after it) can match: most
+# turns are passed over by it alone
 _ANY_CUE = re.compile(
     r"decid|decision|let'?s|\bgo(?:ing)?\s+(?:with|back)|switch|settled|drop|revers|revert|keep|stick|supersed"
     r"|killing|ditch|scrap|swap|push|argu|advocat|suggest|propos|recommend|champion|ask(?:ed|s|ing)?\s+for|wants?\s+us"

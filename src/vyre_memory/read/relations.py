@@ -42,13 +42,13 @@ for _rel, _ws in {
     "husband": "husband hubby mann mari esposo marido marito mąż ehemann",
     "partner": "partner spouse girlfriend boyfriend gf bf namorada namorado novia novio fidanzata fidanzato",
     "fiance": "fiance fiancé fiancee fiancée",
-    "son": "son sohn fils hijo filho figlio zoon seun musuko adeul poika",
-    "daughter": "daughter tochter fille hija filha figlia dochter dogter musume beti córka tytär",
+    "son": "son sohn fils hijo filho figlio zoon musuko adeul poika",
+    "daughter": "daughter tochter fille hija filha figlia dochter dogter musume córka tytär",
     "child": "kid kiddo child baby",
     "mother": "mother mom mum mommy mummy mama mamma ma maman mamá mãe "
-        "mutter mère madre mam mammy omma eomma amma ammi maa okaasan äiti",
+        "mutter mère madre mammy omma eomma ammi maa okaasan äiti",
     "father": "father dad daddy papa pa pop papá pai vater père padre appa abbu otousan isä",
-    "sister": "sister sis schwester sœur hermana irmã sorella zus siostra noona nuna unni eonni didi behen abla sussie",
+    "sister": "sister sis schwester sœur hermana irmã sorella zus siostra noona unni eonni behen",
     "brother": "brother bro bruder frère hermano irmão fratello broer boet hyung hyeong oppa bhai bhaiya kuya",
     "nephew": "nephew neffe",
     "niece": "niece nichte",
@@ -56,7 +56,7 @@ for _rel, _ws in {
     "uncle": "uncle onkel tío",
     "cousin": "cousin",
     "grandmother": "grandma grandmother granny nana gran oma abuela avó vovó "
-        "nonna ouma babcia halmeoni obaachan nani dadi mormor farmor mummo",
+        "nonna ouma babcia halmeoni obaachan mormor farmor mummo",
     "grandfather": "grandpa grandfather gramps grandad granddad opa abuelo avô "
         "vovô nonno oupa dziadek harabeoji ojiichan morfar farfar ukki",
     "friend": "friend buddy pal mate bestie bff",
@@ -75,11 +75,11 @@ PARTNER_RELATIONS = frozenset({"wife", "husband", "partner", "fiance"})  # a per
 
 MALE = words(
     "husband hubby son father dad daddy papa pa pop brother bro nephew uncle grandpa grandfather gramps grandad "
-    "granddad appa hyung oppa bhai boet oupa he him his"
+    "granddad appa abbu hyung hyeong oppa bhai boet oupa he him his"
 )
 FEMALE = words(
     "wife wifey missus daughter mother mom mum mommy mama sister sis niece aunt auntie aunty grandma grandmother gran "
-    "granny nana mam mammy omma eomma noona unni didi ouma she her hers"
+    "granny nana mammy omma eomma noona unni eonni ouma she her hers"
 )
 GENDERED = {"child": ("son", "daughter")}
 

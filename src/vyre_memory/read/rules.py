@@ -147,9 +147,13 @@ _NOT_A_MODEL = re.compile(
     r"(?:pcs?|plugs?|speakers?|displays?|bulbs?|home|watch(?:es)?|tv|covers?|coolers?|sticks?|cards?|cushions?|"
     r"belts?|\d+(?:gb|tb|mb|ghz|mhz|w))"
 )
-# what follows "new laptop" that says what became of it, not which one it is ("new laptop ordered", "new laptop
-# arriving friday")
-_NOT_A_LAPTOP = re.compile(r"\w+(?:ed|ing)|due|soon|today|tomorrow|finally|incoming|pending|needed|on")
+
+
+def _happened(word: str) -> bool:
+    """Whether the word after "new laptop" or a car's make says what became of it, not which one it is ("new
+    laptop ordered", "a honda arriving friday", "a kia finally")."""
+    return word.endswith(("ed", "ing", "ly"))
+
 # the clause's own subject before a verb of finding a home, when it is neither the person nor left out: "he's got a
 # flat in X", "my sister found a house in X", "sam bought a flat in X" (not "we're moving!! found a flat in X")
 _CLAUSE_BREAK = re.compile(r"[.!?;:,()\n]|\b(?:and|but|so|also|then)\b")
@@ -518,7 +522,7 @@ def _rules(r: _Reader) -> None:
             end, model = m.end(), ""
             for a, b in _tokens_from(low, m.end()):
                 tok = low[a:b]
-                if any(c.isdigit() for c in tok) or (is_name_token(tok) and not tok.endswith(("ed", "ing", "ly"))):
+                if any(c.isdigit() for c in tok) or (is_name_token(tok) and not _happened(tok)):
                     end, model = b, tok
                 break
             if m.group(1) in _AMBIGUOUS_MAKES and (not model or _NOT_A_MODEL.fullmatch(model)):
@@ -533,7 +537,7 @@ def _rules(r: _Reader) -> None:
     ):
         span = _upto(low, m.end(), max_words=3)
         said = low[span[0] : span[1]].split()[0] if span else ""
-        if span and is_name_token(said) and not _NOT_A_LAPTOP.fullmatch(said):
+        if span and is_name_token(said) and not _happened(said):
             r.add("user", "laptop", span, 0.55, m.start(), name=True)
 
     # job title / employer --------------------------------------------------------------------
