@@ -28,7 +28,14 @@ from .ingest.runner import IngestSettings, Progress, default_paths
 from .ingest.runner import ingest as run_ingest
 from .models.embed import MiniLMEmbedder, OpenAIEmbedder, default_embedder, get_embedder
 from .read.asides import personal_question, withhold_personal
-from .read.derive import DeriveReport, aside_replies_of, derive_facts, needs_placing, partner_cues_of
+from .read.derive import (
+    DeriveReport,
+    aside_replies_of,
+    derive_facts,
+    needs_placing,
+    partner_cues_of,
+    readers_changed,
+)
 from .read.graph import USER_ID, GraphReport, LoadedGraph, derive_graph, edit_graph, expand, find_entity, load_graph
 from .read.partner import asks_partner, likely_partners
 from .read.relations import PARTNER_RELATIONS
@@ -108,6 +115,7 @@ class Memory:
         report = run_ingest(self.store, targets, settings, format_name=format, strict=strict, progress=progress)
         self.index(progress=progress, embed_now_max=embed_now_max)
         changed = self.store.get_meta("derived_corpus") != str(self.store.corpus_version())
+        changed = changed or (not self.store.readonly and readers_changed(self.store))  # read again by new readers
         # a store whose likely asides and replies were never placed by the default embedder is placed once
         unplaced = not self.store.readonly and isinstance(self.embedder, MiniLMEmbedder) and needs_placing(self.store)
         if changed or unplaced:
@@ -305,7 +313,8 @@ class Memory:
         return {
             "index": bool(self.store.turns_to_index(self.store.indexed_turn(), limit=1)),
             "embed": to_embed,
-            "derive": self.store.get_meta("derived_corpus") != str(self.store.corpus_version()),
+            "derive": self.store.get_meta("derived_corpus") != str(self.store.corpus_version())
+            or readers_changed(self.store),
         }
 
     # -- facts and the fast path ----------------------------------------------------------------

@@ -9,7 +9,7 @@ from tests.conftest import WORLDS, need, typed_line
 
 from vyre_memory import Memory
 from vyre_memory.errors import NotFoundError
-from vyre_memory.read.derive import fact_id
+from vyre_memory.read.derive import DECISIONS, READERS_KEY, RELEASES, fact_id, moments_of, readers_version
 
 
 @pytest.fixture(scope="module", params=["open", "open2"])
@@ -172,3 +172,31 @@ def test_incremental_derive_keeps_the_previous_turns_paste_announcement(tmp_path
         assert mem.facts(relation="wife") == []
         mem.derive()
         assert mem.facts(relation="wife") == []
+
+
+def test_a_store_derived_by_other_readers_is_derived_whole_once(tmp_path: Path) -> None:
+    """After an upgrade whose readers differ, the next ingest reads every turn again, not only new ones; the same
+    readers with nothing new read nothing."""
+    projects = tmp_path / "projects" / "-home-me-code-x"
+    _write_session(
+        projects,
+        "00000000-0000-4000-8000-000000000006",
+        [
+            ("u-1", "my wife ines says hi. we decided to go with postgres for the queue", "2026-05-01T10:00:00Z"),
+            ("u-2", "ok ship it, deploy v2.3.0 to production", "2026-05-02T10:00:00Z"),
+        ],
+    )
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([tmp_path / "projects"])
+        assert mem.facts(relation="wife") and moments_of(mem.store, DECISIONS) and moments_of(mem.store, RELEASES)
+        assert not mem.pending()["derive"]
+        # what older readers left: no wife, no decision (as if they could not read them)
+        mem.store.replace_facts([], mem.store.derived_turn())
+        mem.store.set_meta(DECISIONS.key, "[]")
+        mem.ingest([tmp_path / "projects"])  # the same readers, nothing new: nothing is read again
+        assert mem.facts(relation="wife") == [] and moments_of(mem.store, DECISIONS) == []
+        mem.store.set_meta(READERS_KEY, "an-older-release")
+        assert mem.pending()["derive"]
+        mem.ingest([tmp_path / "projects"])
+        assert mem.facts(relation="wife") and moments_of(mem.store, DECISIONS)
+        assert mem.store.get_meta(READERS_KEY) == readers_version() and not mem.pending()["derive"]

@@ -36,6 +36,8 @@ Guarantees:
   settle or write one down (`read.decisions`); the changes, the tool calls that edit a value in a file
   (`read.changes`); each with its time and key text, kept beside the facts for
   retrieval's lists of them; a store derived before any kind was kept is derived whole once;
+- a store derived by other readers than these (`readers_version`: an older release's) is derived whole once, so
+  what a reader finds now replaces what the older one found, not only in turns written since;
 - with an embedder, the clauses of the assistant's replies to an aside that likely speak of a life
   (`aside_replies_of`), found again in every session this derive read turns of, for an agent never to see; a
   derive without the embedder keeps them as they were.
@@ -50,6 +52,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from ..contract import AGENT_FORMATS, AGENT_PROMPT, ASSISTANT, THINKING, TOOL_CALL, TYPED, FactSource, Turn
@@ -88,6 +91,8 @@ __all__ = [
     "partner_cues_of",
     "read_mentions",
     "reader_text",
+    "readers_changed",
+    "readers_version",
 ]
 
 CONFIDENCE_CAP = 0.99
@@ -103,6 +108,7 @@ _REPLY_KINDS = frozenset({ASSISTANT, THINKING})
 REPLY_REACH = 200  # turns after an aside looked at for its replies (tool calls and their output come between)
 FIRST_REACH = 50  # turns of a session looked at for the person's first request (a moment's key names it)
 UNPLACED_KEY = "life-unplaced.v1"  # "1": a derive without the embedder ran since the last with it
+READERS_KEY = "readers.v1"  # the `readers_version` of the last derive: another one derives whole once
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
 
@@ -137,6 +143,23 @@ def fact_id(subject: str, relation: str, obj: str) -> str:
 
 
 Reader = Callable[[str], list[FactCandidate]]
+
+
+@functools.cache
+def readers_version() -> str:
+    """A short hash of the readers' own source (this package's modules): a store derived by other readers (an older
+    release's, or a reader changed since) is derived whole once, so its facts, asides and moments are what these
+    readers find, not what those found."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def readers_changed(store: Store) -> bool:
+    """Whether the store's facts, asides and moments were derived by other readers than these (`readers_version`),
+    or never: the next derive reads every turn."""
+    return store.get_meta(READERS_KEY) != readers_version()
 
 
 def reader_text(text: str) -> str:
@@ -366,10 +389,11 @@ def derive_facts(
     """
     started = time.perf_counter()
     report = DeriveReport()
-    # a store derived before the asides (or, with an embedder, the likely asides and replies) were kept is derived
-    # whole once
+    # a store derived by other readers, or before the asides (or, with an embedder, the likely asides and replies)
+    # were kept, is derived whole once
     kept_before = (
-        store.get_meta(ASIDES_KEY) is not None
+        not readers_changed(store)
+        and store.get_meta(ASIDES_KEY) is not None
         and store.get_meta(PARTNER_CUES_KEY) is not None
         and all(store.get_meta(kind.key) is not None for kind in MOMENT_KINDS)
         and (embed is None or not needs_placing(store))
@@ -428,6 +452,8 @@ def derive_facts(
     facts = build_facts(kept)
     report.facts = len(facts)
     report.changed = store.replace_facts(facts, last_turn)
+    if readers_changed(store):
+        store.set_meta(READERS_KEY, readers_version())
     report.facts_version = store.facts_version()
     report.seconds = round(time.perf_counter() - started, 3)
     return report
