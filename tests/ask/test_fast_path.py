@@ -161,3 +161,20 @@ def test_a_changing_value_asked_as_it_is_now_is_not_told_from_months_ago(tmp_pat
         assert title.abstained and title.known and title.known[0].startswith("As of 2026-01-10:")
         home = mem.answer("where do we live these days", now=months)
         assert home.answer is not None and "Tarnow" in home.answer
+
+
+def test_the_newest_car_is_told_with_its_article_and_a_test_drive_is_none(tmp_path: Path) -> None:
+    """A car bought by its model alone replaces the one driven before; one test-driven in between is no car of the
+    person's; "an" before a vowel."""
+    said = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    work = TranscriptWriter(tmp_path / "projects" / "-home-sam-code-api" / "a.jsonl", "/home/sam/code/api", start=said)
+    work.user("had to drive the honda to the garage again. anyway run the tests")
+    work.assistant("Tests pass.")
+    work.user("test drove a kia sportage saturday, meh. next: the flaky cron")
+    work.assistant("Looking at the cron.")
+    work.user("bought the octavia yesterday!! 2021, white. ok the lint job please")
+    work.assistant("Lint is clean.")
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([tmp_path / "projects"])
+        car = mem.answer("what car do i drive now", now=said + timedelta(days=5))
+        assert car.answer == "You drive an Octavia."

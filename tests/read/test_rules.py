@@ -35,6 +35,10 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("i drive a subaru forester", ("user", "car", "Subaru Forester")),
         ("bought a seat ibiza last week", ("user", "car", "Seat Ibiza")),
         ("we bought a ford focus last week", ("user", "car", "Ford Focus")),
+        # a model said without its make
+        ("picked up the octavia today!! 2019, grey", ("user", "car", "Octavia")),
+        ("i sold my honda and bought a prius", ("user", "car", "Prius")),
+        ("ugh the cr-v needs new tires, driving it to the shop", ("user", "car", "Cr-V")),
         ("zoe starts 3rd grade tomorrow!! her teacher is ms okafor", ("zoe", "teacher", "Ms Okafor")),
         ("ada (shes 6, first grade) loves it", ("user", "daughter", "Ada")),
         ("leo (he's 4) wants a go", ("user", "son", "Leo")),
@@ -126,6 +130,13 @@ def test_explicit_cue_is_more_confident_than_inference() -> None:
         "bought a smart plug for the office, the usb drive is full",
         "bought ram 32gb for the build box, the old drive died",
         "bought a seat cover for the car",
+        # a car driven that is not the person's, or no longer
+        "test drove a toyota yaris saturday btw, trunk is tiny",
+        "sold the honda on sunday, a guy paid cash",
+        "drove the rental toyota to the airport",
+        "my sister's corolla broke down so i drove her to work",
+        "dad's kia needs brakes, driving him tomorrow",
+        "had to drive to the civic center for the permit",
         # what became of a laptop, not which one
         "typing this on a dying old one, the trackpad's gone, new laptop ordered",
         "new laptop arriving friday, finally",

@@ -162,7 +162,8 @@ def answer_personal(query: PersonalQuery, facts: Sequence[KnownFact]) -> Persona
     value = " and ".join(p.value for p in picked)
     conf = min(p.confidence for p in picked)
     used = tuple(f for p in picked for f in p.facts)
-    return PersonalAnswer(query.template.format(value=value, name=value, relation=query.relation), value, conf, used)
+    template = query.template.replace(" a {value}", " an {value}") if value[:1].lower() in "aeiou" else query.template
+    return PersonalAnswer(template.format(value=value, name=value, relation=query.relation), value, conf, used)
 
 
 def _merged(cands: list[_Agg]) -> list[_Agg]:

@@ -121,6 +121,31 @@ CAR_MAKES = words(
     "opel peugeot polestar porsche ram renault rivian saab seat skoda škoda smart subaru suzuki tesla toyota "
     "vauxhall volkswagen vw volvo"
 )
+# Car models said without their make ("picked up the prius today"), each its make's: only models that are no common
+# word, place or first name ("golf", "focus", "civic", "tucson", "zoe" are left out). General knowledge only.
+CAR_MODELS: dict[str, str] = {
+    model: make
+    for make, models in (
+        ("toyota", "prius corolla camry yaris rav4 auris aygo hilux highlander tacoma tundra sienna c-hr chr"),
+        ("honda", "cr-v crv hr-v hrv"),
+        ("skoda", "octavia fabia kodiaq karoq enyaq kamiq"),
+        ("volkswagen", "passat tiguan jetta touareg touran"),
+        ("ford", "mondeo kuga f-150 f150"),
+        ("nissan", "qashqai altima sentra micra"),
+        ("hyundai", "elantra ioniq i30 i20"),
+        ("kia", "sportage sorento ceed niro picanto"),
+        ("mazda", "cx-5 cx5 cx-30 mx-5 miata"),
+        ("subaru", "impreza crosstrek wrx"),
+        ("chevrolet", "silverado"),
+        ("renault", "clio megane captur"),
+        ("opel", "astra corsa"),
+        ("dacia", "sandero"),
+        ("volvo", "xc40 xc60 xc90"),
+        ("mitsubishi", "lancer pajero"),
+        ("suzuki", "vitara jimny"),
+    )
+    for model in models.split()
+}
 
 # What a person says around a part of their life without naming it, for finding those turns (never for reading a
 # fact): a question about a partner is answered by "a first date with X", where they live by "we signed a lease".

@@ -37,6 +37,7 @@ from .phrases import (
 )
 from .relations import (
     CAR_MAKES,
+    CAR_MODELS,
     FEMALE,
     HOLIDAYS,
     KIN,
@@ -147,6 +148,34 @@ _NOT_A_MODEL = re.compile(
     r"(?:pcs?|plugs?|speakers?|displays?|bulbs?|home|watch(?:es)?|tv|covers?|coolers?|sticks?|cards?|cushions?|"
     r"belts?|\d+(?:gb|tb|mb|ghz|mhz|w))"
 )
+
+
+_CAR_MAKE = re.compile(r"\b(?:(?:19|20)\d\d\s+)?(" + "|".join(sorted(CAR_MAKES, key=len, reverse=True)) + r")\b")
+_CAR_MODEL = re.compile(
+    r"\b(?:(?:19|20)\d\d\s+)?(" + "|".join(sorted(map(re.escape, CAR_MODELS), key=len, reverse=True)) + r")(?![\w-])"
+)
+_CAR_MAKE_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(CAR_MAKES, key=len, reverse=True)) + r")\s+$")
+# a car wished for or looked at, just before its make ("considering a kia") ...
+_WISHED = re.compile(r"\b(want|wants|wanted|like|likes|considering|looking\s+at|test\s+drive)\b")
+# ... and one driven that is not the person's, or no longer, in the same clause ("test drove a kia", "sold the
+# honda", "borrowed dad's mazda", "a rental toyota")
+_NOT_OWNED = re.compile(
+    r"\b(?:test[\s-]?(?:drive|drove|driven|driving)|sold|sells?|selling|rent(?:s|ed|ing|al)?|borrow(?:s|ed|ing)?|"
+    r"lent|loaner|courtesy)\b"
+)
+
+
+# ... or someone else's, just before it ("his prius", "my sister's old honda")
+_SOMEONE_ELSES = re.compile(r"\b(?:\w+['’]s|his|her|their|your)\s+(?:(?:old|new|little|red|white|black)\s+)?$")
+
+
+def _not_had(low: str, at: int) -> bool:
+    """Whether the car named at `at` is one wished for or looked at (just before it), someone else's, or in its clause
+    one driven that is not the person's or no longer is (test drove, sold, rented, borrowed)."""
+    before = low[max(0, at - 30) : at]
+    if _WISHED.search(before) or _SOMEONE_ELSES.search(before):
+        return True
+    return bool(_NOT_OWNED.search(_CLAUSE_BREAK.split(low[max(0, at - 60) : at])[-1]))
 
 
 def _happened(word: str) -> bool:
@@ -509,13 +538,8 @@ def _rules(r: _Reader) -> None:
 
     # car -----------------------------------------------------------------------------------
     if re.search(r"\b(car|drive|drives|driving|drove|bought|picked\s+up|leased|traded\s+in)\b", low):
-        for m in re.finditer(
-            r"\b(?:(?:19|20)\d\d\s+)?(" + "|".join(sorted(CAR_MAKES, key=len, reverse=True)) + r")\b", low
-        ):
-            if re.search(
-                r"\b(want|wants|wanted|like|likes|considering|looking\s+at|test\s+drive)\b",
-                low[max(0, m.start() - 30) : m.start()],
-            ):
+        for m in _CAR_MAKE.finditer(low):
+            if _not_had(low, m.start()):
                 continue
             if m.group(1) in _AMBIGUOUS_MAKES and re.search(r"\bcar\s+$", low[: m.start()]):
                 continue  # a car seat, not a Seat
@@ -528,6 +552,9 @@ def _rules(r: _Reader) -> None:
             if m.group(1) in _AMBIGUOUS_MAKES and (not model or _NOT_A_MODEL.fullmatch(model)):
                 continue  # "a mini pc" bought is no car
             r.add("user", "car", (m.start(1), end), 0.6, m.start(), name=True)
+        for m in _CAR_MODEL.finditer(low):  # a model said alone: "picked up the prius today"
+            if not _CAR_MAKE_BEFORE.search(low[: m.start(1)]) and not _not_had(low, m.start()):
+                r.add("user", "car", m.span(1), 0.6, m.start(), name=True)
 
     # laptop --------------------------------------------------------------------------------
     for m in re.finditer(
