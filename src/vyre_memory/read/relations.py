@@ -159,7 +159,12 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
         words("live lives living neighbourhood neighborhood house flat apartment home"),
         words(
             "moved moving move shifted lease rent landlord apartment apt flat house movers boxes neighbourhood "
-            "unpacking"
+            "unpacking internet wifi fiber fibre broadband "
+            # moving house in other languages (German, Spanish, Portuguese, French, Italian, Polish, Dutch,
+            # Scandinavian, Finnish, Turkish, Tagalog)
+            "umzug umgezogen mudanza mudamos mudança déménagement déménagé déménager trasloco przeprowadzka "
+            "przeprowadziliśmy verhuizing verhuisd flytting flyttet flyttade muutto muutettiin taşındık taşınma "
+            "lipat"
         ),
     ),
     (
@@ -176,7 +181,9 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     ),
     (
         words("car drive drives driving vehicle truck suv minivan motorbike motorcycle"),
-        words("drove drive driving dealership lease mileage charger charging garage picked"),
+        words("drove drive driving dealership lease mileage charger charging garage picked traded")
+        | CAR_MAKES
+        | frozenset(CAR_MODELS),
     ),
     (
         words("son daughter kid kids child children baby"),
