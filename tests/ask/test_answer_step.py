@@ -254,6 +254,20 @@ def test_an_answer_whose_aside_is_not_cited_is_told_as_its_value_alone(said: str
     assert result.answer == told
 
 
+def test_a_cause_is_told_up_to_the_part_its_sources_do_not_ground_not_cut_to_its_first_clause() -> None:
+    cited = [
+        passage(1, "the bank posts the callback cross-site, so with SameSite=Lax the session cookie is not sent"),
+        passage(2, "the callback handler read the order id from the empty session and redirected to the failure page"),
+    ]
+    said = (
+        "The bank posts the callback cross-site, so with SameSite=Lax the session cookie is not sent; "
+        "CallbackController then read an empty order id"
+    )
+    result = ask(FakeModel([reply(said, [1, 2])]), "what was the root cause of the stuck orders", cited, qclass="bug")
+    told = "The bank posts the callback cross-site, so with SameSite=Lax the session cookie is not sent"
+    assert (result.answer, result.abstained) == (told, False)
+
+
 def test_who_said_is_told_as_the_name_alone_and_a_worked_out_value_keeps_its_working() -> None:
     cited = [passage(1, "Priyanka suggested the 5 minute cache on 2 May; Farid signed it off and it shipped 23 May")]
     said = ask(

@@ -158,6 +158,20 @@ def _values(text: str) -> set[str]:
     return set(grounding.claims(text)) | set(_NUMBER.findall(text))
 
 
+def _grounded_prefix(answer: str, texts: Sequence[str]) -> tuple[str, grounding.GroundingResult] | None:
+    """The longest part of `answer` before one of its asides (`_DETAIL`) that the texts ground, with its check; None
+    when none does. A cause told whole may name what its sources do not ("...; the FooController then bailed out"):
+    what it says before that is still the answer, not only its first clause."""
+    cuts = [m.start() for m in _DETAIL.finditer(answer)]
+    for cut in reversed(cuts):
+        part = answer[:cut].strip(" .;,")
+        if part.count("(") != part.count(")"):
+            continue  # inside an aside: "shipped (v2.38.2, by ..." is no part of the answer's own
+        if part and grounding.claims(part) and (found := grounding.check(part, texts)).ok:
+            return part, found
+    return None
+
+
 def value_first(answer: str) -> str:
     """The answer's value alone: what comes before its first aside (the prompt asks for the value first, so an
     aside is detail). '' when there is no aside."""
@@ -203,7 +217,9 @@ def check_answer(
     # so it is cut only when the whole is not grounded
     alone_asked = alone_asked and not _YES_NO_FIRST.match(answer)
     # the head is checked again: a worked-out value keeps its working (alone it is not grounded)
-    if (
+    if not result.ok and not alone_asked and (longest := _grounded_prefix(answer, texts)) is not None:
+        answer, result = longest
+    elif (
         head
         and grounding.claims(head)
         and (alone_asked or not result.ok)
