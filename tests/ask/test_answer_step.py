@@ -440,6 +440,8 @@ def test_an_aside_that_says_what_the_value_replaced_is_dropped_though_the_passag
         ("v2.38.2, chosen over v2.38.1", "v2.38.2"),  # the alternative passed over
         ("v2.38.2 (the fix, vs v2.38.1 before it)", "v2.38.2 (the fix)"),  # or what it was compared with
         ("v2.38.2 (picked over the hotfix branch)", "v2.38.2"),
+        ("v2.38.2 (the hotfix branch was too risky)", "v2.38.2"),  # or why it lost
+        ("v2.38.2 (v2.38.1 was ruled out)", "v2.38.2"),
         ("it was not v2.38.1", None),  # a "not" inside the answer is no aside: 2.38.1 is not said, so not grounded
         # the aside ends with its clause; a "not" that qualifies is no alternative
         ("v2.38.2, not v2.38.1. It went to production.", "v2.38.2. It went to production."),

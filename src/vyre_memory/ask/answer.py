@@ -99,7 +99,11 @@ _NOT = (
     r"(?:not|rather than|instead of|(?:chosen|picked|preferred|taken)\s+over|vs\.?|versus|compared\s+(?:with|to))"
     rf"\s(?!{_QUALIFIER})"
 )
-_CONTRAST_ASIDE = re.compile(rf"\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()—–]*?(?=\s*[,;)—–]|\.(?:\s|$)|$)", re.I)
+# ... and so is a bracketed reason the alternative lost ("Meilisearch (the hosted one was too expensive)")
+_PASSED_OVER = r"\s*\([^()]*\b(?:was|were|is|are)\s+(?:too\b|ruled\s+out|rejected|dropped)[^()]*\)"
+_CONTRAST_ASIDE = re.compile(
+    rf"{_PASSED_OVER}|\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()—–]*?(?=\s*[,;)—–]|\.(?:\s|$)|$)", re.I
+)
 _YES_NO = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\W*", re.I)
 
 
