@@ -115,11 +115,12 @@ class Memory:
         report = run_ingest(self.store, targets, settings, format_name=format, strict=strict, progress=progress)
         self.index(progress=progress, embed_now_max=embed_now_max)
         changed = self.store.get_meta("derived_corpus") != str(self.store.corpus_version())
-        changed = changed or (not self.store.readonly and readers_changed(self.store))  # read again by new readers
+        changed = changed or (not self.store.readonly and readers_changed(self.store))  # read whole by newer readers
         # a store whose likely asides and replies were never placed by the default embedder is placed once
         unplaced = not self.store.readonly and isinstance(self.embedder, MiniLMEmbedder) and needs_placing(self.store)
         if changed or unplaced:
-            self.derive(incremental=True)  # only when turns were added or changed; only the new turns are read
+            # only when turns were added or changed (only the new turns are read), or the readers are newer (all are)
+            self.derive(incremental=True)
         return report
 
     def index(self, progress: Progress | None = None, *, embed_now_max: int | None = None) -> dict[str, int]:
@@ -303,7 +304,8 @@ class Memory:
         `index` (turns not yet in the search index), `embed` (texts to embed under this embedder: each passage
         without a vector, and once more for each kind of derived text it has and that has none: a typed one's
         sentences, a conversation's exchange; so a new typed passage of a conversation counts three times)
-        and `derive` (facts and graph not yet read from the newest turns). All empty: complete."""
+        and `derive` (facts and graph not yet read from the newest turns, or, on a writable store, derived by older
+        readers than these). All empty: complete."""
         embedder = self.embedder
         to_embed = 0
         if embedder:
@@ -314,7 +316,7 @@ class Memory:
             "index": bool(self.store.turns_to_index(self.store.indexed_turn(), limit=1)),
             "embed": to_embed,
             "derive": self.store.get_meta("derived_corpus") != str(self.store.corpus_version())
-            or readers_changed(self.store),
+            or (not self.store.readonly and readers_changed(self.store)),
         }
 
     # -- facts and the fast path ----------------------------------------------------------------

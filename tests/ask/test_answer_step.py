@@ -266,6 +266,11 @@ def test_a_cause_is_told_up_to_the_part_its_sources_do_not_ground_not_cut_to_its
     result = ask(FakeModel([reply(said, [1, 2])]), "what was the root cause of the stuck orders", cited, qclass="bug")
     told = "The bank posts the callback cross-site, so with SameSite=Lax the session cookie is not sent"
     assert (result.answer, result.abstained) == (told, False)
+    # a value asked for is still told alone: its bracketed aside may name the value it replaced
+    limit = [passage(1, "the renderer limit is 1Gi now, it was 512Mi before the tab leak fix")]
+    said = "1Gi (512Mi before the tab leak fix); Dmitri raised it"
+    result = ask(FakeModel([reply(said, [1])]), "what memory limit does the renderer have", limit, qclass="number")
+    assert (result.answer, result.abstained) == ("1Gi", False)
 
 
 def test_who_said_is_told_as_the_name_alone_and_a_worked_out_value_keeps_its_working() -> None:

@@ -9,7 +9,7 @@ from tests.conftest import WORLDS, need, typed_line
 
 from vyre_memory import Memory
 from vyre_memory.errors import NotFoundError
-from vyre_memory.read.derive import DECISIONS, READERS_KEY, RELEASES, fact_id, moments_of, readers_version
+from vyre_memory.read.derive import DECISIONS, READERS_KEY, READERS_VERSION, RELEASES, fact_id, moments_of
 
 
 @pytest.fixture(scope="module", params=["open", "open2"])
@@ -174,9 +174,9 @@ def test_incremental_derive_keeps_the_previous_turns_paste_announcement(tmp_path
         assert mem.facts(relation="wife") == []
 
 
-def test_a_store_derived_by_other_readers_is_derived_whole_once(tmp_path: Path) -> None:
-    """After an upgrade whose readers differ, the next ingest reads every turn again, not only new ones; the same
-    readers with nothing new read nothing."""
+def test_a_store_derived_by_older_readers_is_derived_whole_once(tmp_path: Path) -> None:
+    """After an upgrade to newer readers, the next ingest reads every turn again, not only new ones; the same readers,
+    or older ones than the store's, with nothing new read nothing."""
     projects = tmp_path / "projects" / "-home-me-code-x"
     _write_session(
         projects,
@@ -195,8 +195,11 @@ def test_a_store_derived_by_other_readers_is_derived_whole_once(tmp_path: Path) 
         mem.store.set_meta(DECISIONS.key, "[]")
         mem.ingest([tmp_path / "projects"])  # the same readers, nothing new: nothing is read again
         assert mem.facts(relation="wife") == [] and moments_of(mem.store, DECISIONS) == []
-        mem.store.set_meta(READERS_KEY, "an-older-release")
+        mem.store.set_meta(READERS_KEY, str(READERS_VERSION + 1))  # a newer release's readers derived it: not again
+        mem.ingest([tmp_path / "projects"])
+        assert mem.facts(relation="wife") == [] and not mem.pending()["derive"]
+        mem.store.set_meta(READERS_KEY, str(READERS_VERSION - 1))  # an older release's
         assert mem.pending()["derive"]
         mem.ingest([tmp_path / "projects"])
         assert mem.facts(relation="wife") and moments_of(mem.store, DECISIONS)
-        assert mem.store.get_meta(READERS_KEY) == readers_version() and not mem.pending()["derive"]
+        assert mem.store.get_meta(READERS_KEY) == str(READERS_VERSION) and not mem.pending()["derive"]

@@ -38,7 +38,7 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         # a model said without its make
         ("picked up the octavia today!! 2019, grey", ("user", "car", "Octavia")),
         ("i sold my honda and bought a prius", ("user", "car", "Prius")),
-        ("ugh the cr-v needs new tires, driving it to the shop", ("user", "car", "Cr-V")),
+        ("ugh the cr-v needs new tires, driving it to the shop", ("user", "car", "CR-V")),
         ("zoe starts 3rd grade tomorrow!! her teacher is ms okafor", ("zoe", "teacher", "Ms Okafor")),
         ("ada (shes 6, first grade) loves it", ("user", "daughter", "Ada")),
         ("leo (he's 4) wants a go", ("user", "son", "Leo")),
@@ -136,7 +136,13 @@ def test_explicit_cue_is_more_confident_than_inference() -> None:
         "drove the rental toyota to the airport",
         "my sister's corolla broke down so i drove her to work",
         "dad's kia needs brakes, driving him tomorrow",
-        "had to drive to the civic center for the permit",
+        "she drives a prius, i take the bus",
+        "my wife bought a yaris last week",
+        "traded in the prius yesterday",
+        "wrote off the corolla on the ring road",
+        # a model's name that is someone's or somewhere's, said without "the" or "a"
+        "picked up octavia from daycare, then drove home",
+        "driving to corolla beach this weekend",
         # what became of a laptop, not which one
         "typing this on a dying old one, the trackpad's gone, new laptop ordered",
         "new laptop arriving friday, finally",

@@ -192,10 +192,11 @@ def check_answer(
     value: bool = False,
 ) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
-    An answer whose aside the cited text does not hold is told as its value alone (`value_first`) when that is
-    grounded. So is a value asked for as it is now (`current`: an aside beside it may name the value it replaced),
-    and a name asked for (`one_name`: who said or did something) whose aside names someone else. Any other value
-    asked for (`value`, `asks_value`) is told without its bracketed and trailing detail (`bare`) when that is
+    An answer whose aside the cited text does not hold is told up to the last of its asides that is grounded
+    (`_grounded_prefix`: a cause keeps its "so ..."); a value asked for (`value`, `asks_value`), as its value alone
+    (`value_first`) when that is grounded. So is a value asked for as it is now (`current`: an aside beside it may
+    name the value it replaced), and a name asked for (`one_name`: who said or did something) whose aside names
+    someone else. Any other value asked for is told without its bracketed and trailing detail (`bare`) when that is
     grounded. A yes or no answer is cut so only when it is not grounded whole: what follows it says what holds
     instead."""
     known = _grounded_known(out.known, passages)
@@ -220,9 +221,9 @@ def check_answer(
     # a yes or no is not a value: what follows it says what holds instead ("No: since 18 May, events go over X"),
     # so it is cut only when the whole is not grounded
     alone_asked = alone_asked and not _YES_NO_FIRST.match(answer)
-    # the head is checked again: a worked-out value keeps its working (alone it is not grounded)
-    if not result.ok and not alone_asked and (longest := _grounded_prefix(answer, texts)) is not None:
+    if not result.ok and not alone_asked and not value and (longest := _grounded_prefix(answer, texts)) is not None:
         answer, result = longest
+    # the head is checked again: a worked-out value keeps its working (alone it is not grounded)
     elif (
         head
         and grounding.claims(head)

@@ -162,7 +162,9 @@ def answer_personal(query: PersonalQuery, facts: Sequence[KnownFact]) -> Persona
     value = " and ".join(p.value for p in picked)
     conf = min(p.confidence for p in picked)
     used = tuple(f for p in picked for f in p.facts)
-    template = query.template.replace(" a {value}", " an {value}") if value[:1].lower() in "aeiou" else query.template
+    template = query.template
+    if query.relation in ("car", "laptop") and value[:1].lower() in tuple("aeio"):  # "an Octavia", not "an Uber"
+        template = template.replace(" a {value}", " an {value}")
     return PersonalAnswer(template.format(value=value, name=value, relation=query.relation), value, conf, used)
 
 

@@ -36,7 +36,7 @@ Guarantees:
   settle or write one down (`read.decisions`); the changes, the tool calls that edit a value in a file
   (`read.changes`); each with its time and key text, kept beside the facts for
   retrieval's lists of them; a store derived before any kind was kept is derived whole once;
-- a store derived by other readers than these (`readers_version`: an older release's) is derived whole once, so
+- a store derived by older readers than these (`READERS_VERSION`: an older release's) is derived whole once, so
   what a reader finds now replaces what the older one found, not only in turns written since;
 - with an embedder, the clauses of the assistant's replies to an aside that likely speak of a life
   (`aside_replies_of`), found again in every session this derive read turns of, for an agent never to see; a
@@ -52,7 +52,6 @@ import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from ..contract import AGENT_FORMATS, AGENT_PROMPT, ASSISTANT, THINKING, TOOL_CALL, TYPED, FactSource, Turn
@@ -92,7 +91,6 @@ __all__ = [
     "read_mentions",
     "reader_text",
     "readers_changed",
-    "readers_version",
 ]
 
 CONFIDENCE_CAP = 0.99
@@ -108,7 +106,10 @@ _REPLY_KINDS = frozenset({ASSISTANT, THINKING})
 REPLY_REACH = 200  # turns after an aside looked at for its replies (tool calls and their output come between)
 FIRST_REACH = 50  # turns of a session looked at for the person's first request (a moment's key names it)
 UNPLACED_KEY = "life-unplaced.v1"  # "1": a derive without the embedder ran since the last with it
-READERS_KEY = "readers.v1"  # the `readers_version` of the last derive: another one derives whole once
+READERS_KEY = "readers.v1"  # the READERS_VERSION of the last derive: an older one's store is derived whole once
+# Raised with every change to what a reader finds (rules, kin words, moments' cues): a store derived by older readers
+# is derived whole once at the next ingest. Session 32: cars by model alone, and not one test-driven or sold.
+READERS_VERSION = 2
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
 
@@ -145,21 +146,12 @@ def fact_id(subject: str, relation: str, obj: str) -> str:
 Reader = Callable[[str], list[FactCandidate]]
 
 
-@functools.cache
-def readers_version() -> str:
-    """A short hash of the readers' own source (this package's modules): a store derived by other readers (an older
-    release's, or a reader changed since) is derived whole once, so its facts, asides and moments are what these
-    readers find, not what those found."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def readers_changed(store: Store) -> bool:
-    """Whether the store's facts, asides and moments were derived by other readers than these (`readers_version`),
-    or never: the next derive reads every turn."""
-    return store.get_meta(READERS_KEY) != readers_version()
+    """Whether the store's facts, asides and moments were derived by older readers than these (`READERS_VERSION`), or
+    never: the next derive reads every turn. A store derived by newer readers (another machine's newer release
+    sharing it) is not derived again by these."""
+    stored = store.get_meta(READERS_KEY) or ""
+    return (int(stored) if stored.isdigit() else 0) < READERS_VERSION
 
 
 def reader_text(text: str) -> str:
@@ -389,7 +381,7 @@ def derive_facts(
     """
     started = time.perf_counter()
     report = DeriveReport()
-    # a store derived by other readers, or before the asides (or, with an embedder, the likely asides and replies)
+    # a store derived by older readers, or before the asides (or, with an embedder, the likely asides and replies)
     # were kept, is derived whole once
     kept_before = (
         not readers_changed(store)
@@ -453,7 +445,7 @@ def derive_facts(
     report.facts = len(facts)
     report.changed = store.replace_facts(facts, last_turn)
     if readers_changed(store):
-        store.set_meta(READERS_KEY, readers_version())
+        store.set_meta(READERS_KEY, str(READERS_VERSION))
     report.facts_version = store.facts_version()
     report.seconds = round(time.perf_counter() - started, 3)
     return report

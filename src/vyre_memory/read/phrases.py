@@ -21,7 +21,6 @@ _PLACE_OK = words(
     "little big new old grand great st st. saint san santa santo north south east west upper lower old-town "
     "lake mount mt fort port point park square hill hills bay beach heights falls springs city"
 )
-_AMBIGUOUS_MAKES = words("seat smart mini ram genesis lincoln dodge ford jaguar lada rivian polestar")
 _DETERMINERS = words("the a an my our his her their this that these those your its some any")
 _KIN_ALT = "|".join(sorted((re.escape(k) for k in KIN), key=len, reverse=True))
 _PET_ALT = "|".join(sorted((re.escape(k) for k in PETS), key=len, reverse=True))

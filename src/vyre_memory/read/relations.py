@@ -121,27 +121,30 @@ CAR_MAKES = words(
     "opel peugeot polestar porsche ram renault rivian saab seat skoda škoda smart subaru suzuki tesla toyota "
     "vauxhall volkswagen vw volvo"
 )
+# makes that are words too ("a seat cover", "ram 32gb", "a mini pc", "the dodge ball"): a car only with a model after
+AMBIGUOUS_MAKES = words("seat smart mini ram genesis lincoln dodge ford jaguar lada rivian polestar")
 # Car models said without their make ("picked up the prius today"), each its make's: only models that are no common
-# word, place or first name ("golf", "focus", "civic", "tucson", "zoe" are left out). General knowledge only.
+# word, place, first name or name in code ("golf", "focus", "civic", "tundra", "tacoma", "sienna", "astra", "i30" are
+# left out). General knowledge only.
 CAR_MODELS: dict[str, str] = {
     model: make
     for make, models in (
-        ("toyota", "prius corolla camry yaris rav4 auris aygo hilux highlander tacoma tundra sienna c-hr chr"),
+        ("toyota", "prius corolla camry yaris rav4 auris aygo hilux c-hr"),
         ("honda", "cr-v crv hr-v hrv"),
-        ("skoda", "octavia fabia kodiaq karoq enyaq kamiq"),
+        ("skoda", "octavia kodiaq karoq enyaq kamiq"),
         ("volkswagen", "passat tiguan jetta touareg touran"),
         ("ford", "mondeo kuga f-150 f150"),
         ("nissan", "qashqai altima sentra micra"),
-        ("hyundai", "elantra ioniq i30 i20"),
+        ("hyundai", "elantra ioniq"),
         ("kia", "sportage sorento ceed niro picanto"),
         ("mazda", "cx-5 cx5 cx-30 mx-5 miata"),
         ("subaru", "impreza crosstrek wrx"),
         ("chevrolet", "silverado"),
-        ("renault", "clio megane captur"),
-        ("opel", "astra corsa"),
+        ("renault", "captur"),
+        ("opel", "corsa"),
         ("dacia", "sandero"),
         ("volvo", "xc40 xc60 xc90"),
-        ("mitsubishi", "lancer pajero"),
+        ("mitsubishi", "pajero"),
         ("suzuki", "vitara jimny"),
     )
     for model in models.split()
@@ -159,7 +162,7 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
         words("live lives living neighbourhood neighborhood house flat apartment home"),
         words(
             "moved moving move shifted lease rent landlord apartment apt flat house movers boxes neighbourhood "
-            "unpacking internet wifi fiber fibre broadband "
+            "unpacking internet wifi broadband "
             # moving house in other languages (German, Spanish, Portuguese, French, Italian, Polish, Dutch,
             # Scandinavian, Finnish, Turkish, Tagalog)
             "umzug umgezogen mudanza mudamos mudança déménagement déménagé déménager trasloco przeprowadzka "
@@ -182,7 +185,7 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (
         words("car drive drives driving vehicle truck suv minivan motorbike motorcycle"),
         words("drove drive driving dealership lease mileage charger charging garage picked traded")
-        | CAR_MAKES
+        | CAR_MAKES - AMBIGUOUS_MAKES
         | frozenset(CAR_MODELS),
     ),
     (

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from .moments import CONDITION
 from .phrases import (
-    _AMBIGUOUS_MAKES,
     _DAY_ALT,
     _HOLIDAY_ALT,
     _KIN_ALT,
@@ -36,6 +35,7 @@ from .phrases import (
     _upto,
 )
 from .relations import (
+    AMBIGUOUS_MAKES,
     CAR_MAKES,
     CAR_MODELS,
     FEMALE,
@@ -150,32 +150,37 @@ _NOT_A_MODEL = re.compile(
 )
 
 
-_CAR_MAKE = re.compile(r"\b(?:(?:19|20)\d\d\s+)?(" + "|".join(sorted(CAR_MAKES, key=len, reverse=True)) + r")\b")
+_MAKES_ALT = "|".join(sorted(CAR_MAKES, key=len, reverse=True))
+_CAR_MAKE = re.compile(rf"\b(?:(?:19|20)\d\d\s+)?({_MAKES_ALT})\b")
+# a model said alone is one only after a word that says it is a thing ("the prius", "a used 2019 corolla", "my rav4")
 _CAR_MODEL = re.compile(
-    r"\b(?:(?:19|20)\d\d\s+)?(" + "|".join(sorted(map(re.escape, CAR_MODELS), key=len, reverse=True)) + r")(?![\w-])"
+    r"\b(?:a|an|the|my|our|new|used|old|second-hand|secondhand|(?:19|20)\d\d)\s+(?:(?:new|used|old|(?:19|20)\d\d)\s+)?("
+    + "|".join(sorted(map(re.escape, CAR_MODELS), key=len, reverse=True))
+    + r")(?![\w-])"
 )
-_CAR_MAKE_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(CAR_MAKES, key=len, reverse=True)) + r")\s+$")
+_CAR_MAKE_BEFORE = re.compile(rf"\b(?:{_MAKES_ALT})\s+$")
 # a car wished for or looked at, just before its make ("considering a kia") ...
-_WISHED = re.compile(r"\b(want|wants|wanted|like|likes|considering|looking\s+at|test\s+drive)\b")
+_WISHED = re.compile(r"\b(want|wants|wanted|like|likes|considering|looking\s+at)\b")
 # ... and one driven that is not the person's, or no longer, in the same clause ("test drove a kia", "sold the
-# honda", "borrowed dad's mazda", "a rental toyota")
+# honda", "borrowed dad's mazda", "a rental toyota", "traded in the prius", "wrote off the yaris")
 _NOT_OWNED = re.compile(
     r"\b(?:test[\s-]?(?:drive|drove|driven|driving)|sold|sells?|selling|rent(?:s|ed|ing|al)?|borrow(?:s|ed|ing)?|"
-    r"lent|loaner|courtesy)\b"
+    r"lent|loaner|courtesy|hire[sd]?|traded\s+in|trade-in|wrote\s+off|written\s+off|totall?ed|scrapped|gave)\b"
 )
-
-
-# ... or someone else's, just before it ("his prius", "my sister's old honda")
+# ... or someone else's: just before it ("his prius", "my sister's old honda"), or said of another at its clause's start
+# ("she drives a prius", "my wife bought a yaris")
 _SOMEONE_ELSES = re.compile(r"\b(?:\w+['’]s|his|her|their|your)\s+(?:(?:old|new|little|red|white|black)\s+)?$")
+_OTHERS_CLAUSE = re.compile(rf"^\s*(?:she|he|they|(?:my|our)\s+{_MODS}(?:{_KIN_ALT}))\b")
 
 
 def _not_had(low: str, at: int) -> bool:
     """Whether the car named at `at` is one wished for or looked at (just before it), someone else's, or in its clause
-    one driven that is not the person's or no longer is (test drove, sold, rented, borrowed)."""
+    one driven that is not the person's or no longer is (test drove, sold, rented, borrowed, traded in)."""
     before = low[max(0, at - 30) : at]
     if _WISHED.search(before) or _SOMEONE_ELSES.search(before):
         return True
-    return bool(_NOT_OWNED.search(_CLAUSE_BREAK.split(low[max(0, at - 60) : at])[-1]))
+    clause = _CLAUSE_BREAK.split(low[max(0, at - 60) : at])[-1]
+    return bool(_NOT_OWNED.search(clause) or _OTHERS_CLAUSE.search(clause))
 
 
 def _happened(word: str) -> bool:
@@ -541,7 +546,7 @@ def _rules(r: _Reader) -> None:
         for m in _CAR_MAKE.finditer(low):
             if _not_had(low, m.start()):
                 continue
-            if m.group(1) in _AMBIGUOUS_MAKES and re.search(r"\bcar\s+$", low[: m.start()]):
+            if m.group(1) in AMBIGUOUS_MAKES and re.search(r"\bcar\s+$", low[: m.start()]):
                 continue  # a car seat, not a Seat
             end, model = m.end(), ""
             for a, b in _tokens_from(low, m.end()):
@@ -549,12 +554,14 @@ def _rules(r: _Reader) -> None:
                 if any(c.isdigit() for c in tok) or (is_name_token(tok) and not _happened(tok)):
                     end, model = b, tok
                 break
-            if m.group(1) in _AMBIGUOUS_MAKES and (not model or _NOT_A_MODEL.fullmatch(model)):
+            if m.group(1) in AMBIGUOUS_MAKES and (not model or _NOT_A_MODEL.fullmatch(model)):
                 continue  # "a mini pc" bought is no car
             r.add("user", "car", (m.start(1), end), 0.6, m.start(), name=True)
         for m in _CAR_MODEL.finditer(low):  # a model said alone: "picked up the prius today"
-            if not _CAR_MAKE_BEFORE.search(low[: m.start(1)]) and not _not_had(low, m.start()):
-                r.add("user", "car", m.span(1), 0.6, m.start(), name=True)
+            if not _CAR_MAKE_BEFORE.search(low[: m.start(1)]) and not _not_had(low, m.start(1)):
+                model = m.group(1)
+                shown = model.upper() if len(model) <= 3 or re.search(r"[\d-]", model) else model.title()
+                r.add_value("user", "car", shown, 0.6, m.start(1))
 
     # laptop --------------------------------------------------------------------------------
     for m in re.finditer(
