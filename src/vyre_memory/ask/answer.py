@@ -162,15 +162,19 @@ def _values(text: str) -> set[str]:
     return set(grounding.claims(text)) | set(_NUMBER.findall(text))
 
 
-def _grounded_prefix(answer: str, texts: Sequence[str]) -> tuple[str, grounding.GroundingResult] | None:
-    """The longest part of `answer` before one of its asides (`_DETAIL`) that the texts ground, with its check; None
-    when none does. A cause told whole may name what its sources do not ("...; the FooController then bailed out"):
-    what it says before that is still the answer, not only its first clause."""
-    cuts = [m.start() for m in _DETAIL.finditer(answer)]
-    for cut in reversed(cuts):
-        part = answer[:cut].strip(" .;,")
-        if part.count("(") != part.count(")"):
-            continue  # inside an aside: "shipped (v2.38.2, by ..." is no part of the answer's own
+def _grounded_part(answer: str, texts: Sequence[str]) -> tuple[str, grounding.GroundingResult] | None:
+    """The most of `answer` the texts ground, with its check: the answer without its bracketed asides, else the longest
+    part of it before one of its asides (`_DETAIL`); None when no such part is grounded. A cause told whole may name
+    what its sources do not ("X used 600MB on the box (a host no passage names) and got killed, so ..."; "...; the
+    FooController then bailed out"): what it says around that is still the answer, not only its first clause."""
+    plain = _BRACKETED.sub("", answer)
+    parts = [plain] if plain != answer else []
+    for whole in dict.fromkeys([plain, answer]):
+        for cut in reversed([m.start() for m in _DETAIL.finditer(whole)]):
+            part = whole[:cut].strip(" .;,")
+            if part.count("(") == part.count(")"):  # not inside an aside: "shipped (v2.38.2, by ..."
+                parts.append(part)
+    for part in dict.fromkeys(parts):
         if part and grounding.claims(part) and (found := grounding.check(part, texts)).ok:
             return part, found
     return None
@@ -192,13 +196,13 @@ def check_answer(
     value: bool = False,
 ) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
-    An answer whose aside the cited text does not hold is told up to the last of its asides that is grounded
-    (`_grounded_prefix`: a cause keeps its "so ..."); a value asked for (`value`, `asks_value`), as its value alone
-    (`value_first`) when that is grounded. So is a value asked for as it is now (`current`: an aside beside it may
-    name the value it replaced), and a name asked for (`one_name`: who said or did something) whose aside names
-    someone else. Any other value asked for is told without its bracketed and trailing detail (`bare`) when that is
-    grounded. A yes or no answer is cut so only when it is not grounded whole: what follows it says what holds
-    instead."""
+    An answer whose aside the cited text does not hold is told without its bracketed asides, or up to the last of its
+    asides, whichever is grounded (`_grounded_part`: a cause keeps its "so ..."); a value asked for (`value`,
+    `asks_value`), as its value alone (`value_first`) when that is grounded. So is a value asked for as it is now
+    (`current`: an aside beside it may name the value it replaced), and a name asked for (`one_name`: who said or did
+    something) whose aside names someone else. Any other value asked for is told without its bracketed and trailing
+    detail (`bare`) when that is grounded. A yes or no answer is cut so only when it is not grounded whole: what
+    follows it says what holds instead."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
@@ -221,7 +225,7 @@ def check_answer(
     # a yes or no is not a value: what follows it says what holds instead ("No: since 18 May, events go over X"),
     # so it is cut only when the whole is not grounded
     alone_asked = alone_asked and not _YES_NO_FIRST.match(answer)
-    if not result.ok and not alone_asked and not value and (longest := _grounded_prefix(answer, texts)) is not None:
+    if not result.ok and not alone_asked and not value and (longest := _grounded_part(answer, texts)) is not None:
         answer, result = longest
     # the head is checked again: a worked-out value keeps its working (alone it is not grounded)
     elif (
