@@ -261,7 +261,7 @@ def test_a_cause_is_told_up_to_the_part_its_sources_do_not_ground_not_cut_to_its
     ]
     said = (
         "The bank posts the callback cross-site, so with SameSite=Lax the session cookie is not sent; "
-        "CallbackController then read an empty order id"
+        "CallbackController read an empty order id and bailed out"
     )
     result = ask(FakeModel([reply(said, [1, 2])]), "what was the root cause of the stuck orders", cited, qclass="bug")
     told = "The bank posts the callback cross-site, so with SameSite=Lax the session cookie is not sent"
@@ -275,6 +275,31 @@ def test_a_cause_is_told_up_to_the_part_its_sources_do_not_ground_not_cut_to_its
     said = "1Gi (512Mi before the tab leak fix); Dmitri raised it"
     result = ask(FakeModel([reply(said, [1])]), "what memory limit does the renderer have", limit, qclass="number")
     assert (result.answer, result.abstained) == ("1Gi", False)
+
+
+@pytest.mark.parametrize(
+    ("cited", "said", "told"),
+    [
+        # a yes or no is not cut to what its sources ground: what follows it may say what holds instead
+        ("we shipped the idempotency fix in v2.38.2", "Yes, it shipped in v2.38.2, but Marcus rolled it back", None),
+        # an aside that narrows or turns the answer is not dropped while what follows it is kept
+        (
+            "the nightly export job was disabled by Priya on 3 May",
+            "It was disabled by Priya on 3 May (only on Staging-2), so no exports ran",
+            "It was disabled by Priya on 3 May",
+        ),
+        # nor is a tail that turns it: a middle state is not told as the last
+        (
+            "we kept Postgres for the ledger and moved the events table to ClickHouse",
+            "We kept Postgres for the ledger, moved the events table to ClickHouse, "
+            "then moved it back after Farid's review",
+            "We kept Postgres for the ledger",
+        ),
+    ],
+)
+def test_what_would_be_cut_away_never_turns_the_answer(cited: str, said: str, told: str | None) -> None:
+    result = ask(FakeModel([reply(said, [1])]), "what happened with it", [passage(1, cited)], qclass="decision")
+    assert result.answer == told
 
 
 def test_who_said_is_told_as_the_name_alone_and_a_worked_out_value_keeps_its_working() -> None:

@@ -162,16 +162,30 @@ def _values(text: str) -> set[str]:
     return set(grounding.claims(text)) | set(_NUMBER.findall(text))
 
 
+# words that turn or narrow what was said before them: an aside or a tail holding one may reverse the answer ("... (only
+# on staging)", "..., then moved it back", "..., but it was rolled back"), so it is never cut away from it
+_TURN = re.compile(
+    r"\b(?:not|never|no\s+longer|only|except|but|however|though|although|until|unless|later|then|yet|reverted|"
+    r"rolled\s+back|vetoed|undone|cancell?ed)\b",
+    re.I,
+)
+
+
 def _grounded_part(answer: str, texts: Sequence[str]) -> tuple[str, grounding.GroundingResult] | None:
     """The most of `answer` the texts ground, with its check: the answer without its bracketed asides, else the longest
-    part of it before one of its asides (`_DETAIL`); None when no such part is grounded. A cause told whole may name
-    what its sources do not ("X used 600MB on the box (a host no passage names) and got killed, so ..."; "...; the
-    FooController then bailed out"): what it says around that is still the answer, not only its first clause."""
-    plain = _BRACKETED.sub("", answer)
+    part of it before one of its asides (`_DETAIL`); None when no such part is grounded, for a yes or no (what follows
+    it says what holds), or when what would be cut away turns the answer (`_TURN`). A cause told whole may name what
+    its sources do not ("X used 600MB on the box (a host no passage names) and got killed, so ..."; "...; the
+    FooController bailed out"): what it says around that is still the answer, not only its first clause."""
+    if _YES_NO_FIRST.match(answer):
+        return None
+    plain = _BRACKETED.sub(lambda m: m.group(0) if _TURN.search(m.group(0)) else "", answer)
     parts = [plain] if plain != answer else []
     for whole in dict.fromkeys([plain, answer]):
         for cut in reversed([m.start() for m in _DETAIL.finditer(whole)]):
             part = whole[:cut].strip(" .;,")
+            if _TURN.search(whole[cut:]):
+                break  # a shorter part would drop the turn too
             if part.count("(") == part.count(")"):  # not inside an aside: "shipped (v2.38.2, by ..."
                 parts.append(part)
     for part in dict.fromkeys(parts):

@@ -123,32 +123,20 @@ CAR_MAKES = words(
 )
 # makes that are words too ("a seat cover", "ram 32gb", "a mini pc", "the dodge ball"): a car only with a model after
 AMBIGUOUS_MAKES = words("seat smart mini ram genesis lincoln dodge ford jaguar lada rivian polestar")
-# Car models said without their make ("picked up the prius today"), each its make's: only models that are no common
-# word, place, first name or name in code ("golf", "focus", "civic", "tundra", "tacoma", "sienna", "astra", "i30" are
-# left out). General knowledge only.
-CAR_MODELS: dict[str, str] = {
-    model: make
-    for make, models in (
-        ("toyota", "prius corolla camry yaris rav4 auris aygo hilux c-hr"),
-        ("honda", "cr-v crv hr-v hrv"),
-        ("skoda", "octavia kodiaq karoq enyaq kamiq"),
-        ("volkswagen", "passat tiguan jetta touareg touran"),
-        ("ford", "mondeo kuga f-150 f150"),
-        ("nissan", "qashqai altima sentra micra"),
-        ("hyundai", "elantra ioniq"),
-        ("kia", "sportage sorento ceed niro picanto"),
-        ("mazda", "cx-5 cx5 cx-30 mx-5 miata"),
-        ("subaru", "impreza crosstrek wrx"),
-        ("chevrolet", "silverado"),
-        ("renault", "captur"),
-        ("opel", "corsa"),
-        ("dacia", "sandero"),
-        ("volvo", "xc40 xc60 xc90"),
-        ("mitsubishi", "pajero"),
-        ("suzuki", "vitara jimny"),
-    )
-    for model in models.split()
-}
+# Car models said without their make ("picked up the prius today"), by make: only models that are no common word,
+# place, first name or name in code ("golf", "focus", "civic", "tundra", "tacoma", "sienna", "astra", "i30" are left
+# out). General knowledge only.
+CAR_MODELS = words(
+    "prius corolla camry yaris rav4 auris aygo hilux c-hr "  # toyota
+    "cr-v crv hr-v hrv "  # honda
+    "octavia kodiaq karoq enyaq kamiq "  # skoda
+    "passat tiguan jetta touareg touran "  # volkswagen
+    "mondeo kuga f-150 f150 "  # ford
+    "qashqai altima sentra micra "  # nissan
+    "elantra ioniq sportage sorento ceed niro picanto "  # hyundai, kia
+    "cx-5 cx5 cx-30 mx-5 miata impreza crosstrek wrx "  # mazda, subaru
+    "silverado captur corsa sandero xc40 xc60 xc90 pajero vitara jimny"  # chevrolet, renault, opel, dacia, volvo, ...
+)
 
 # What a person says around a part of their life without naming it, for finding those turns (never for reading a
 # fact): a question about a partner is answered by "a first date with X", where they live by "we signed a lease".
@@ -186,7 +174,7 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
         words("car drive drives driving vehicle truck suv minivan motorbike motorcycle"),
         words("drove drive driving dealership lease mileage charger charging garage picked traded")
         | CAR_MAKES - AMBIGUOUS_MAKES
-        | frozenset(CAR_MODELS),
+        | CAR_MODELS,
     ),
     (
         words("son daughter kid kids child children baby"),
