@@ -268,8 +268,8 @@ def test_life_context_is_called_by_the_words_of_a_question_only() -> None:
     assert "date" in life_context("who am i seeing these days")
     assert "turned" in life_context("when's my birthday")  # "turned 31 today"
     assert "dealership" in life_context("how much did the new truck cost me")
-    # a car by its make or model alone ("got the octavia yesterday!!"), a move in another language ("umzug")
-    assert {"octavia", "toyota", "traded"} <= set(life_context("what car am i driving these days"))
+    # a car traded in for another ("got the new one, traded in the old"), a move in another language ("umzug")
+    assert "traded" in life_context("what car am i driving these days")
     assert {"umzug", "mudanza", "broadband"} <= set(life_context("where do i live now"))
     assert "ram" not in life_context("what car am i driving these days")  # a make that is a word too
     assert life_context("what's the hub's ip address") == life_context("which test is red?") == []

@@ -172,9 +172,7 @@ LIFE_CONTEXT: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     ),
     (
         words("car drive drives driving vehicle truck suv minivan motorbike motorcycle"),
-        words("drove drive driving dealership lease mileage charger charging garage picked traded")
-        | CAR_MAKES - AMBIGUOUS_MAKES
-        | CAR_MODELS,
+        words("drove drive driving dealership lease mileage charger charging garage picked traded"),
     ),
     (
         words("son daughter kid kids child children baby"),
