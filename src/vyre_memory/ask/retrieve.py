@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,10 @@ from .understand import Understanding, is_stop_word, understand
 from .vector_files import fingerprint, index_file, worth_writing
 
 _ISO = "%Y-%m-%dT%H:%M:%S.000Z"
+# a short window is also searched in the days after it, as one more list below the window's own: what happened is told
+# then too ("yesterday we ...", a weekend on the monday). Widening the window itself instead lost a release question
+# ("which version did we ship last thursday") to the releases after it
+_TOLD_WITHIN = timedelta(days=3)
 _TOKEN = re.compile(r"[^\W_]+")  # a token of FTS5's unicode61 tokenizer: letters and digits, split at all else
 # "when did we last deploy", "the last release": the newest release first ("last week" is a window)
 _LAST = re.compile(
@@ -421,6 +425,9 @@ class Retriever:
         # A longer or fuzzy one ("in august", "about two months ago") only adds the windowed lists.
         narrow = bool(window and window.strength == "exact" and (window.end - window.start).days <= 8)
         outside = cfg.narrow_outside_weight if narrow else 1.0
+        # the days after a short window, up to the time asked, where what happened in it is told too
+        told_after = min(_iso(window.end + _TOLD_WITHIN), horizon) if window and narrow and until else None
+        told_after = told_after if told_after and until and told_after > until else None
         # the full-text lists run on the side connection while this thread ranks vectors (SideSearches); so do the
         # asides' by the words said around a part of a life, filtered when the asides are known
         text_lists: list[tuple[float, TextSearch]] = []
@@ -432,6 +439,9 @@ class Retriever:
             if window:
                 windowed = self._text_search(words, scope, cfg.candidates // 2, since, until)
                 text_lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed))
+            if told_after:
+                after = self._text_search(words, scope, cfg.candidates // 2, until, told_after)
+                text_lists.append((cfg.window_weight, after))
             compounded = cfg.compounds_share and u.qclass in _COMPOUND_CLASSES and not personal
             joined = [w for w in _compounds(u.terms) if self._matches(w)] if compounded else []  # most are no word
             if joined:
@@ -474,6 +484,9 @@ class Retriever:
                     cache, query, scope, until or horizon, cfg.candidates // 2, since=since, pool=pool
                 )
                 dense_lists.append((cfg.window_weight * (1.0 / outside if narrow else 1.0), windowed_d, "dense"))
+            if told_after:
+                after_d = self._dense(cache, query, scope, told_after, cfg.candidates // 2, since=until, pool=pool)
+                dense_lists.append((cfg.window_weight, after_d, "dense"))
         aside_lists: list[tuple[float, list[tuple[int, float]], str]] = []
         if asides_wanted and query is not None:
             for kind, share in ((ASIDES_KEY, 1.0), (LIKELY_ASIDES_KEY, cfg.likely_asides_share)):
