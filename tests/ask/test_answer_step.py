@@ -132,6 +132,40 @@ def test_yesterday_in_a_passage_grounds_the_day_before() -> None:
     assert (wrong.abstained, wrong.reason) == (True, "ungrounded: 'July 17' not in cited text")
 
 
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        # a date written with commas is one value: its aside is cut, never the date after its weekday
+        ("Sunday, August 2, 2026 (the long run; you said on Wed Aug 5 it hurt since then)", "Sunday, August 2, 2026"),
+        ("Sunday, 2 August 2026, the day of the 20k with Marta", "Sunday, 2 August 2026"),
+        ("Aug 2nd, 2026 (the long run in the hills)", "Aug 2nd, 2026"),
+    ],
+)
+def test_a_date_worked_out_from_a_weekday_is_told_whole(said: str, told: str) -> None:
+    hurt = passage(1, "my knee hurts since sundays long run, the last 5k were awful", ts="2026-08-05T08:00:00Z")
+    question = "what day did my knee start hurting"
+    result = ask(FakeModel([reply(said, [1])]), question=question, passages=[hurt], qclass="date")
+    assert (result.answer, result.abstained) == (told, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "told"),
+    [
+        # a day named in part keeps the whole day its brackets give
+        ("his bday is next wed, the 19th, remind me", "The 19th (Wed 19 August)", "The 19th (Wed 19 August)"),
+        # figures that may be either day and month ground both readings: the model's reading is told beside them
+        ("her bday is 11/10. thinking a new lamp", "11/10 (11 October)", "11/10 (11 October)"),
+        ("her bday is 11/10. thinking a new lamp", "11/10 (10 November)", "11/10 (10 November)"),
+        # a whole day needs no bracket, and a value that is no day keeps none
+        ("his bday is next wed, the 19th, remind me", "August 19 (a Wednesday, next week)", "August 19"),
+    ],
+)
+def test_a_day_named_in_part_is_told_with_the_day_its_brackets_give(text: str, said: str, told: str) -> None:
+    said_on = passage(1, text, ts="2026-08-12T08:00:00Z")
+    result = ask(FakeModel([reply(said, [1])]), question="when is his birthday", passages=[said_on], qclass="date")
+    assert (result.answer, result.abstained) == (told, False)
+
+
 def test_malformed_output_twice_abstains_after_two_calls() -> None:
     model = FakeModel(["Ines, I think", '{"answer": "Ines", "cite": [1'], cost_usd=0.001)
     result = ask(model)

@@ -115,6 +115,20 @@ def without_history(answer: str) -> str:
 
 # What follows an answer's value: an aside in brackets, after a semicolon or a dash, or after a comma
 _DETAIL = re.compile(r"\s+\(|;\s|\s[—–-]\s|,\s")
+_MONTH_WORDS = "|".join(sorted(grounding.MONTHS, key=len, reverse=True))
+# a date written with commas is one value: "Sunday, August 2, 2026", "2 August, 2026", "Aug 2nd, 2026"
+_DATE = re.compile(
+    rf"\b(?:(?:{'|'.join(grounding.WEEKDAYS)}),\s+)?(?:(?:{_MONTH_WORDS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_WORDS}))(?:,?\s+\d{{4}})?\b"
+    rf"|\b(?:{'|'.join(grounding.WEEKDAYS)}),(?=\s+\d)",
+    re.I,
+)
+
+
+def _cuts(text: str) -> list[int]:
+    """Where `text`'s asides begin (`_DETAIL`), never inside a date written with commas."""
+    dates = [m.span() for m in _DATE.finditer(text)]
+    return [m.start() for m in _DETAIL.finditer(text) if not any(a <= m.start() < b for a, b in dates)]
 _ONE_NAME = frozenset({"who-said"})  # question classes whose answer is one name
 # Questions that ask for a value (understand's classes), not for a cause, a reason or a way ("why", "how did we fix"):
 # their answer is the value, and what a model adds in brackets or after a semicolon is detail its sources carry. Such
@@ -139,17 +153,28 @@ _WHO_IS = re.compile(r"^\W*(?:and |so )?who(?:'s|’s| is| was) (?!(?:my|our)\b)
 _NUMBER = re.compile(r"\d[\d.:,]*")
 
 
+# a day named in part: by its number ("the 19th"), its weekday, or day and month in figures that may be either ("11/10")
+_PART_OF_DAY = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}/\d{{1,2}}|{'|'.join(grounding.WEEKDAYS)})\b", re.I
+)
+
+
 def asks_value(question: str, qclass: str) -> bool:
     """Whether `question` asks for a value (its answer is told without bracketed or trailing detail)."""
     return qclass in _VALUE_CLASSES and not _EXPLAINS.match(question) and not _WHO_IS.match(question)
 
 
 def bare(answer: str) -> str:
-    """`answer` without its asides in brackets, what follows a semicolon, and a clause after its first comma that
-    names another value (`_AFTER_CLAUSE`); a yes or no answer is kept whole (its detail is the answer)."""
+    """`answer` without its asides in brackets (but the day of a value that names it in part, `_PART_OF_DAY`), what
+    follows a semicolon, and a clause after its first comma that names another value (`_AFTER_CLAUSE`); a yes or no
+    answer is kept whole (its detail is the answer)."""
     if _YES_NO_FIRST.match(answer):
         return answer
-    plain = _AFTER_SEMICOLON.sub("", _BRACKETED.sub("", answer)).strip() or answer
+    # the day in brackets is kept beside a value naming it in part: "the 19th (19 August)", "11/10 (11 October)"
+    value = _BRACKETED.sub("", answer)
+    partial = bool(_PART_OF_DAY.search(value)) and not grounding.named_dates(value)
+    plain = _BRACKETED.sub(lambda m: m.group(0) if partial and grounding.named_dates(m.group(0)) else "", answer)
+    plain = _AFTER_SEMICOLON.sub("", plain).strip() or answer
     head, comma, _ = plain.partition(", ")
     clause = _AFTER_CLAUSE.match(plain, len(head)) if comma else None
     if clause is not None and _values(clause.group(0)) - _values(head):
@@ -182,7 +207,7 @@ def _grounded_part(answer: str, texts: Sequence[str]) -> tuple[str, grounding.Gr
     plain = _BRACKETED.sub(lambda m: m.group(0) if _TURN.search(m.group(0)) else "", answer)
     parts = [plain] if plain != answer else []
     for whole in dict.fromkeys([plain, answer]):
-        for cut in reversed([m.start() for m in _DETAIL.finditer(whole)]):
+        for cut in reversed(_cuts(whole)):
             part = whole[:cut].strip(" .;,")
             if _TURN.search(whole[cut:]):
                 break  # a shorter part would drop the turn too
@@ -197,7 +222,8 @@ def _grounded_part(answer: str, texts: Sequence[str]) -> tuple[str, grounding.Gr
 def value_first(answer: str) -> str:
     """The answer's value alone: what comes before its first aside (the prompt asks for the value first, so an
     aside is detail). '' when there is no aside."""
-    head = _DETAIL.split(answer, maxsplit=1)[0].strip(" .")
+    cuts = _cuts(answer)
+    head = (answer[: cuts[0]] if cuts else answer).strip(" .")
     return head if head != answer.strip(" .") else ""
 
 

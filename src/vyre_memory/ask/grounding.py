@@ -28,10 +28,20 @@ from itertools import combinations
 from ..text import parse_ts
 from .datelang import english_names
 
-__all__ = ["Evidence", "GroundingResult", "check", "claims", "names", "passage_evidence", "quote_for"]
+__all__ = [
+    "Evidence",
+    "GroundingResult",
+    "check",
+    "claims",
+    "named_dates",
+    "names",
+    "passage_evidence",
+    "quote_for",
+]
 
 _MONTH_NUM, _WEEKDAY_NUM = english_names()  # "jan", "january", "sept" -> 1..12; "monday" -> 0..6
 WEEKDAYS = tuple(_WEEKDAY_NUM)
+MONTHS = tuple(_MONTH_NUM)  # names and abbreviations
 _CARDINALS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty"
@@ -151,6 +161,17 @@ def _date_of(m: re.Match[str]) -> _Date | None:
     return _Date(num("um") or 0, num("ud"), year)
 
 
+def named_dates(text: str) -> list[tuple[int, int]]:
+    """The days `text` names unambiguously, as (month, day): "19 August", "Aug 19th", "2026-08-19"; not "11/10",
+    which is a day of November or of October."""
+    out = []
+    for m in _DATE.finditer(text):
+        d = _date_of(m)
+        if d is not None and d.month and d.day is not None and not m.group("us"):
+            out.append((d.month, d.day))
+    return out
+
+
 def _month(word: str) -> int:
     w = word.lower().rstrip(".")
     return _MONTH_NUM.get(w) or _MONTH_NUM.get(w[:3], 0)
@@ -187,6 +208,8 @@ class Evidence:
             if d is None or not d.month:
                 continue
             self.dates.add((d.month, d.day, d.year))
+            if m.group("us") and d.day is not None and d.day <= 12:  # "11/10" is 10 November or 11 October
+                self.dates.add((d.day, d.month, d.year))
             self.numbers |= {str(n) for n in (d.day, d.year) if n is not None}
             self.months.add(d.month)
             if d.year:
