@@ -274,6 +274,28 @@ def test_a_day_and_month_written_with_a_dot_grounds_the_date() -> None:
     assert not check("2 March", text).ok and not check("28 November 2024", text).ok
 
 
+def test_a_day_and_month_in_figures_grounds_both_readings() -> None:
+    text = ["her bday is 11/10, thinking a new lamp"]
+    assert check("11 October", text).ok and check("November 10", text).ok
+    assert not check("12 October", text).ok and not check("October 10", text).ok
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [("pulling a tooth tmr morning", "July 15"), ("back tmrw", "July 15"), ("deployed yday", "July 13")],
+)
+def test_a_relative_day_typed_in_shorthand_is_resolved_against_its_date(said: str, day: str) -> None:
+    text = passage_evidence(said, name="Sam", ts="2026-07-14T08:00:00Z")
+    assert check(day, [text]).ok and not check("July 16", [text]).ok
+
+
+def test_an_identifier_with_an_english_ending_is_grounded_by_the_identifier() -> None:
+    text = ["sumBatch() runs parseFloat on every row of cod_amount"]
+    assert check("sumBatch parseFloat-ed each cod_amount", text).ok
+    assert check("cod_amount's sum", text).ok
+    assert check("parseInt-ed", text).missing == ["parseInt-ed"]
+
+
 def test_a_quote_cut_to_its_limit_keeps_every_word_that_grounds_the_answer() -> None:
     first = "The nightly job fans out " + "very heavy queries " * 20 + "across 9 regional tasks at once."
     second = "It collided with 188 jobs of the weekly report " + "in the same window " * 15 + "and OSL ran dry."

@@ -406,6 +406,9 @@ def _between(claim: str, dates: Sequence[_Date]) -> bool:
     return False
 
 
+_INFLECTED = re.compile(r"[-'’](?:ed|d|ing|s|es)$")
+
+
 def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) -> bool:
     if kind == "duration":
         return ev.has_number(claim) or _between(claim, dates)
@@ -422,6 +425,8 @@ def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) 
         return ev.has_number(claim)
     if ev.has_words(claim):
         return True
+    if kind == "id" and (stem := _INFLECTED.sub("", claim)) != claim:
+        return ev.has_words(stem)  # "parseFloat-ed", "pg_dump'd": the identifier with an English ending
     if kind == "name":
         low = claim.lower().rstrip(".")
         if (n := _month(low)) and low in _MONTH_NUM:
@@ -471,7 +476,12 @@ def _weekday_offsets(low: str, today: int) -> set[int]:
     return out
 
 
-_RELATIVE_DAYS = (("yesterday", -1), ("last night", -1), ("today", 0), ("tonight", 0), ("tomorrow", 1))
+# the day a passage's words name around its own date, as typed in full or in shorthand ("tmr morning", "yday")
+_RELATIVE_DAYS = (
+    (re.compile(r"\b(?:yesterday|yday|last night)"), -1),
+    (re.compile(r"\b(?:today|tonight|tonite)"), 0),
+    (re.compile(r"\b(?:tomorrow|tmrw?|2moro)"), 1),
+)
 
 
 def passage_evidence(text: str, *, name: str = "", ts: str | None = None, project: str = "") -> str:
@@ -483,7 +493,7 @@ def passage_evidence(text: str, *, name: str = "", ts: str | None = None, projec
         when = parse_ts(ts)
         if when is not None:
             low = text.lower()
-            days = {d for word, d in _RELATIVE_DAYS if word in low} | _weekday_offsets(low, when.weekday())
+            days = {d for words, d in _RELATIVE_DAYS if words.search(low)} | _weekday_offsets(low, when.weekday())
             head.extend(f"{when + timedelta(days=d):%Y-%m-%d %A}" for d in sorted(days | {0}))
     return " ".join(head) + "\n" + text if head else text
 
