@@ -166,6 +166,13 @@ def test_a_day_named_in_part_is_told_with_the_day_its_brackets_give(text: str, s
     assert (result.answer, result.abstained) == (told, False)
 
 
+def test_a_value_is_told_without_a_dash_aside_that_names_another_value() -> None:
+    failed = passage(1, "the van failed its check yesterday, brakes and a tyre", ts="2026-07-08T08:00:00Z")
+    said = '7 July 2026 — "yesterday" in your 8 July 2026 message'
+    result = ask(FakeModel([reply(said, [1])]), question="when did the van fail", passages=[failed], qclass="date")
+    assert (result.answer, result.abstained) == ("7 July 2026", False)
+
+
 def test_malformed_output_twice_abstains_after_two_calls() -> None:
     model = FakeModel(["Ines, I think", '{"answer": "Ines", "cite": [1'], cost_usd=0.001)
     result = ask(model)

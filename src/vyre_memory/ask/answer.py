@@ -140,6 +140,7 @@ _YES_NO_FIRST = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\b", re.I)
 _IDENTIFIER = re.compile(r"\w[-_.]\w|\d")  # a value grounding does not check: "time-machine", "pg_dump"
 _BRACKETED = re.compile(r"\s+\([^()]*\)")  # an aside; "numeric(19,4)" and "f()" are values
 _AFTER_SEMICOLON = re.compile(r";\s.*$", re.S)
+_DASH_ASIDE = re.compile(r"\s[—–]\s+(?=\D)")  # not a range: "2 – 3 days"
 # A clause after the value's first comma that says what it replaced, when it was set or what else holds ("900 seconds,
 # set in february and not changed to 420 until may", "ADR 15, which supersedes ADR 11"); never a list ("Ana, Bram").
 _AFTER_CLAUSE = re.compile(
@@ -166,8 +167,8 @@ def asks_value(question: str, qclass: str) -> bool:
 
 def bare(answer: str) -> str:
     """`answer` without its asides in brackets (but the day of a value that names it in part, `_PART_OF_DAY`), what
-    follows a semicolon, and a clause after its first comma that names another value (`_AFTER_CLAUSE`); a yes or no
-    answer is kept whole (its detail is the answer)."""
+    follows a semicolon, a dash's aside that names another value, and a clause after its first comma that does
+    (`_AFTER_CLAUSE`); a yes or no answer is kept whole (its detail is the answer)."""
     if _YES_NO_FIRST.match(answer):
         return answer
     # the day in brackets is kept beside a value naming it in part: "the 19th (19 August)", "11/10 (11 October)"
@@ -175,6 +176,10 @@ def bare(answer: str) -> str:
     partial = bool(_PART_OF_DAY.search(value)) and not grounding.named_dates(value)
     plain = _BRACKETED.sub(lambda m: m.group(0) if partial and grounding.named_dates(m.group(0)) else "", answer)
     plain = _AFTER_SEMICOLON.sub("", plain).strip() or answer
+    # so is a dash's aside that names another value: "7 July — 'yesterday' in your 8 July message"
+    dash = _DASH_ASIDE.search(plain)
+    if dash is not None and _values(plain[dash.end() :]) - _values(plain[: dash.start()]):
+        plain = plain[: dash.start()].strip()
     head, comma, _ = plain.partition(", ")
     clause = _AFTER_CLAUSE.match(plain, len(head)) if comma else None
     if clause is not None and _values(clause.group(0)) - _values(head):
