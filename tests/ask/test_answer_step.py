@@ -138,7 +138,8 @@ def test_yesterday_in_a_passage_grounds_the_day_before() -> None:
         # a date written with commas is one value: its aside is cut, never the date after its weekday
         ("Sunday, August 2, 2026 (the long run; you said on Wed Aug 5 it hurt since then)", "Sunday, August 2, 2026"),
         ("Sunday, 2 August 2026, the day of the 20k with Marta", "Sunday, 2 August 2026"),
-        ("Aug 2nd, 2026 (the long run in the hills)", "Aug 2nd, 2026"),
+        ("Sun, Aug 2, 2026 (the long run in the hills)", "Sun, Aug 2, 2026"),
+        ("Sunday, the 2nd of August (the long run in the hills)", "Sunday, the 2nd of August"),
     ],
 )
 def test_a_date_worked_out_from_a_weekday_is_told_whole(said: str, told: str) -> None:
@@ -156,8 +157,10 @@ def test_a_date_worked_out_from_a_weekday_is_told_whole(said: str, told: str) ->
         # figures that may be either day and month ground both readings: the model's reading is told beside them
         ("her bday is 11/10. thinking a new lamp", "11/10 (11 October)", "11/10 (11 October)"),
         ("her bday is 11/10. thinking a new lamp", "11/10 (10 November)", "11/10 (10 November)"),
-        # a whole day needs no bracket, and a value that is no day keeps none
+        # a whole day needs no bracket; nor is a bracket kept that names two days or turns the answer
         ("his bday is next wed, the 19th, remind me", "August 19 (a Wednesday, next week)", "August 19"),
+        ("his bday is next wed, the 19th, remind me", "The 19th (Wed 19 August; not 12 August)", "The 19th"),
+        ("his bday is next wed, the 19th, remind me", "The 19th (not 12 August, the old plan)", "The 19th"),
     ],
 )
 def test_a_day_named_in_part_is_told_with_the_day_its_brackets_give(text: str, said: str, told: str) -> None:
@@ -166,11 +169,19 @@ def test_a_day_named_in_part_is_told_with_the_day_its_brackets_give(text: str, s
     assert (result.answer, result.abstained) == (told, False)
 
 
-def test_a_value_is_told_without_a_dash_aside_that_names_another_value() -> None:
-    failed = passage(1, "the van failed its check yesterday, brakes and a tyre", ts="2026-07-08T08:00:00Z")
-    said = '7 July 2026 — "yesterday" in your 8 July 2026 message'
-    result = ask(FakeModel([reply(said, [1])]), question="when did the van fail", passages=[failed], qclass="date")
-    assert (result.answer, result.abstained) == ("7 July 2026", False)
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ('7 July 2026 — "the shop" in your 8 July 2026 message', "7 July 2026"),
+        ("7 July 2026 - they called on 8 July 2026", "7 July 2026"),
+        ("7 July 2026 – 9 July 2026", "7 July 2026 – 9 July 2026"),  # a range is the value
+        ("Jul 7 – Jul 9", "Jul 7 – Jul 9"),
+    ],
+)
+def test_a_value_is_told_without_a_dash_aside_that_names_another_value(said: str, told: str) -> None:
+    shop = passage(1, "the van was in the shop from 7 july to 9 july, they called on 8 july", ts="2026-07-10T08:00:00Z")
+    result = ask(FakeModel([reply(said, [1])]), question="when was the van in the shop", passages=[shop], qclass="date")
+    assert (result.answer, result.abstained) == (told, False)
 
 
 def test_malformed_output_twice_abstains_after_two_calls() -> None:

@@ -276,7 +276,7 @@ def test_a_day_and_month_written_with_a_dot_grounds_the_date() -> None:
 
 def test_a_day_and_month_in_figures_grounds_both_readings() -> None:
     text = ["her bday is 11/10, thinking a new lamp"]
-    assert check("11 October", text).ok and check("November 10", text).ok
+    assert check("11 October", text).ok and check("November 10", text).ok and check("October", text).ok
     assert not check("12 October", text).ok and not check("October 10", text).ok
 
 
@@ -289,11 +289,17 @@ def test_a_relative_day_typed_in_shorthand_is_resolved_against_its_date(said: st
     assert check(day, [text]).ok and not check("July 16", [text]).ok
 
 
+@pytest.mark.parametrize("said", ["TMR1 overflow interrupt fixed", "set tmr_period to 20ms", "the tmrca estimate"])
+def test_a_word_that_begins_like_a_shorthand_day_names_no_day(said: str) -> None:
+    text = passage_evidence(said, name="Sam", ts="2026-07-14T08:00:00Z")
+    assert not check("July 15", [text]).ok
+
+
 def test_an_identifier_with_an_english_ending_is_grounded_by_the_identifier() -> None:
     text = ["sumBatch() runs parseFloat on every row of cod_amount"]
-    assert check("sumBatch parseFloat-ed each cod_amount", text).ok
-    assert check("cod_amount's sum", text).ok
+    assert check("sumBatch parseFloat-ed each cod_amount", text).ok and check("sumBatch-ing", text).ok
     assert check("parseInt-ed", text).missing == ["parseInt-ed"]
+    assert not check("i18n-es", ["the i18n bundle"]).ok  # a locale, not an ending
 
 
 def test_a_quote_cut_to_its_limit_keeps_every_word_that_grounds_the_answer() -> None:

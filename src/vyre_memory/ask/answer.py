@@ -115,20 +115,14 @@ def without_history(answer: str) -> str:
 
 # What follows an answer's value: an aside in brackets, after a semicolon or a dash, or after a comma
 _DETAIL = re.compile(r"\s+\(|;\s|\s[—–-]\s|,\s")
-_MONTH_WORDS = "|".join(sorted(grounding.MONTHS, key=len, reverse=True))
-# a date written with commas is one value: "Sunday, August 2, 2026", "2 August, 2026", "Aug 2nd, 2026"
-_DATE = re.compile(
-    rf"\b(?:(?:{'|'.join(grounding.WEEKDAYS)}),\s+)?(?:(?:{_MONTH_WORDS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_WORDS}))(?:,?\s+\d{{4}})?\b"
-    rf"|\b(?:{'|'.join(grounding.WEEKDAYS)}),(?=\s+\d)",
-    re.I,
-)
 
 
 def _cuts(text: str) -> list[int]:
-    """Where `text`'s asides begin (`_DETAIL`), never inside a date written with commas."""
-    dates = [m.span() for m in _DATE.finditer(text)]
+    """Where `text`'s asides begin (`_DETAIL`), never inside a date written with commas ("Sunday, August 2, 2026")."""
+    dates = grounding.date_spans(text)
     return [m.start() for m in _DETAIL.finditer(text) if not any(a <= m.start() < b for a, b in dates)]
+
+
 _ONE_NAME = frozenset({"who-said"})  # question classes whose answer is one name
 # Questions that ask for a value (understand's classes), not for a cause, a reason or a way ("why", "how did we fix"):
 # their answer is the value, and what a model adds in brackets or after a semicolon is detail its sources carry. Such
@@ -140,7 +134,9 @@ _YES_NO_FIRST = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\b", re.I)
 _IDENTIFIER = re.compile(r"\w[-_.]\w|\d")  # a value grounding does not check: "time-machine", "pg_dump"
 _BRACKETED = re.compile(r"\s+\([^()]*\)")  # an aside; "numeric(19,4)" and "f()" are values
 _AFTER_SEMICOLON = re.compile(r";\s.*$", re.S)
-_DASH_ASIDE = re.compile(r"\s[—–]\s+(?=\D)")  # not a range: "2 – 3 days"
+# an aside after a dash starts with a word or a quote, in lower case; a range does not ("2 – 3 days", "Aug 2 – Aug 5",
+# "v1.2 – v1.4")
+_DASH_ASIDE = re.compile(r"\s[—–-]\s+(?=[a-z\"'“‘])(?!v\d)")
 # A clause after the value's first comma that says what it replaced, when it was set or what else holds ("900 seconds,
 # set in february and not changed to 420 until may", "ADR 15, which supersedes ADR 11"); never a list ("Ana, Bram").
 _AFTER_CLAUSE = re.compile(
@@ -156,7 +152,7 @@ _NUMBER = re.compile(r"\d[\d.:,]*")
 
 # a day named in part: by its number ("the 19th"), its weekday, or day and month in figures that may be either ("11/10")
 _PART_OF_DAY = re.compile(
-    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}/\d{{1,2}}|{'|'.join(grounding.WEEKDAYS)})\b", re.I
+    rf"\b(?:(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}/\d{{1,2}}|{'|'.join(grounding.WEEKDAYS)})\b", re.I
 )
 
 
@@ -166,25 +162,28 @@ def asks_value(question: str, qclass: str) -> bool:
 
 
 def bare(answer: str) -> str:
-    """`answer` without its asides in brackets (but the day of a value that names it in part, `_PART_OF_DAY`), what
-    follows a semicolon, a dash's aside that names another value, and a clause after its first comma that does
-    (`_AFTER_CLAUSE`); a yes or no answer is kept whole (its detail is the answer)."""
+    """`answer` without its asides in brackets (but the whole day beside a value that names it in part,
+    `_PART_OF_DAY`), what follows a semicolon, a dash's aside and a clause after its first comma (`_AFTER_CLAUSE`)
+    that name another value; a yes or no answer is kept whole (its detail is the answer)."""
     if _YES_NO_FIRST.match(answer):
         return answer
-    # the day in brackets is kept beside a value naming it in part: "the 19th (19 August)", "11/10 (11 October)"
     value = _BRACKETED.sub("", answer)
-    partial = bool(_PART_OF_DAY.search(value)) and not grounding.named_dates(value)
-    plain = _BRACKETED.sub(lambda m: m.group(0) if partial and grounding.named_dates(m.group(0)) else "", answer)
-    plain = _AFTER_SEMICOLON.sub("", plain).strip() or answer
-    # so is a dash's aside that names another value: "7 July — 'yesterday' in your 8 July message"
-    dash = _DASH_ASIDE.search(plain)
+    if not value.strip():
+        return answer
+    # "the 19th (19 August)", "11/10 (11 October)": the one day a bracket names, kept when it turns nothing
+    day = ""
+    if _PART_OF_DAY.search(value) and not grounding.named_dates(value):
+        days = (m.group(0) for m in _BRACKETED.finditer(answer) if len(grounding.named_dates(m.group(0))) == 1)
+        day = next((d for d in days if not _TURN.search(d)), "")
+    plain = _AFTER_SEMICOLON.sub("", value).strip()
+    dash = _DASH_ASIDE.search(plain)  # "7 July — 'yesterday' in your 8 July message"
     if dash is not None and _values(plain[dash.end() :]) - _values(plain[: dash.start()]):
         plain = plain[: dash.start()].strip()
-    head, comma, _ = plain.partition(", ")
-    clause = _AFTER_CLAUSE.match(plain, len(head)) if comma else None
-    if clause is not None and _values(clause.group(0)) - _values(head):
-        return head.strip()
-    return plain
+    comma = next((c for c in _cuts(plain) if plain.startswith(", ", c)), None)
+    clause = _AFTER_CLAUSE.match(plain, comma) if comma is not None else None
+    if comma is not None and clause is not None and _values(clause.group(0)) - _values(plain[:comma]):
+        plain = plain[:comma].strip()
+    return plain + day
 
 
 def _values(text: str) -> set[str]:

@@ -33,6 +33,7 @@ __all__ = [
     "GroundingResult",
     "check",
     "claims",
+    "date_spans",
     "named_dates",
     "names",
     "passage_evidence",
@@ -161,6 +162,26 @@ def _date_of(m: re.Match[str]) -> _Date | None:
     return _Date(num("um") or 0, num("ud"), year)
 
 
+_WEEKDAY_OF = {
+    short: next(w for w in WEEKDAYS if w.startswith(short))
+    for short in ("mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun")
+}  # "Sun" is Sunday
+_WEEKDAY_SHORT = "|".join(sorted(_WEEKDAY_OF, key=len, reverse=True))
+# what may stand before a date and belongs to it: "Sunday, August 2", "Sun 2 August", "the 2nd of August"
+_DATE_HEAD = re.compile(
+    rf"(?:\b(?:{'|'.join(WEEKDAYS)}|{_WEEKDAY_SHORT})\.?,?\s+)?(?:\bthe\s+)?$", re.IGNORECASE
+)
+
+
+def date_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` writes a date, with the weekday written before it: "Sunday, August 2, 2026" is one span."""
+    out = []
+    for m in _DATE.finditer(text):
+        head = _DATE_HEAD.search(text, 0, m.start())
+        out.append((head.start() if head else m.start(), m.end()))
+    return out
+
+
 def named_dates(text: str) -> list[tuple[int, int]]:
     """The days `text` names unambiguously, as (month, day): "19 August", "Aug 19th", "2026-08-19"; not "11/10",
     which is a day of November or of October."""
@@ -210,6 +231,7 @@ class Evidence:
             self.dates.add((d.month, d.day, d.year))
             if m.group("us") and d.day is not None and d.day <= 12:  # "11/10" is 10 November or 11 October
                 self.dates.add((d.day, d.month, d.year))
+                self.months.add(d.day)
             self.numbers |= {str(n) for n in (d.day, d.year) if n is not None}
             self.months.add(d.month)
             if d.year:
@@ -406,7 +428,7 @@ def _between(claim: str, dates: Sequence[_Date]) -> bool:
     return False
 
 
-_INFLECTED = re.compile(r"[-'’](?:ed|d|ing|s|es)$")
+_INFLECTED = re.compile(r"(?:-(?:ed|ing)|['’](?:d|ed|s))$")
 
 
 def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) -> bool:
@@ -429,6 +451,8 @@ def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) 
         return ev.has_words(stem)  # "parseFloat-ed", "pg_dump'd": the identifier with an English ending
     if kind == "name":
         low = claim.lower().rstrip(".")
+        if (day := _WEEKDAY_OF.get(low)) is not None:
+            return ev.has_words(day)  # "Sun" where the text (or its date) says "Sunday"
         if (n := _month(low)) and low in _MONTH_NUM:
             return n in ev.months
     return False
@@ -478,9 +502,9 @@ def _weekday_offsets(low: str, today: int) -> set[int]:
 
 # the day a passage's words name around its own date, as typed in full or in shorthand ("tmr morning", "yday")
 _RELATIVE_DAYS = (
-    (re.compile(r"\b(?:yesterday|yday|last night)"), -1),
-    (re.compile(r"\b(?:today|tonight|tonite)"), 0),
-    (re.compile(r"\b(?:tomorrow|tmrw?|2moro)"), 1),
+    (re.compile(r"\b(?:yesterday|yday\b|last night)"), -1),
+    (re.compile(r"\b(?:today|tonight|tonite\b)"), 0),
+    (re.compile(r"\b(?:tomorrow|(?:tmrw?|2moro)\b)"), 1),  # not "tmr_period", "TMR1"
 )
 
 

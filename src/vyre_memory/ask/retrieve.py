@@ -427,7 +427,8 @@ class Retriever:
         outside = cfg.narrow_outside_weight if narrow else 1.0
         # the days after a short window, up to the time asked, where what happened in it is told too
         told_after = min(_iso(window.end + _TOLD_WITHIN), horizon) if window and narrow and until else None
-        told_after = told_after if told_after and until and told_after > until else None
+        if told_after is not None and until is not None and told_after <= until:
+            told_after = None  # a window not yet over when asked ("today", "this week")
         # the full-text lists run on the side connection while this thread ranks vectors (SideSearches); so do the
         # asides' by the words said around a part of a life, filtered when the asides are known
         text_lists: list[tuple[float, TextSearch]] = []
