@@ -121,22 +121,47 @@ def test_surname_is_the_one_full_name_written_in_scope_and_a_shared_first_name_i
         assert mem.answer("what's bruno's last name").abstained
 
 
-def test_birthday_said_as_tomorrow_is_told_as_the_day_after_the_turn(tmp_path: Path) -> None:
+def _said(tmp_path: Path, lines: list[tuple[str, str, str]]) -> Path:
+    """A folder of projects holding one session of the person's typed `lines` (uuid, text, timestamp)."""
     folder = tmp_path / "projects" / "-home-me-code-atlas"
     folder.mkdir(parents=True)
     session = "00000000-0000-4000-8000-000000000021"
+    text = "".join(_typed(session, u, t, ts, "/home/me/code/atlas") + "\n" for u, t, ts in lines)
+    (folder / f"{session}.jsonl").write_text(text)
+    return tmp_path / "projects"
+
+
+def test_birthday_said_as_tomorrow_is_told_as_the_day_after_the_turn(tmp_path: Path) -> None:
     lines = [
         ("u-1", "my wife dani is on nights again", "2026-08-01T10:00:00Z"),
         ("u-2", "ok and tomorrow's dani's birthday so i'm off", "2026-08-21T15:00:00Z"),
     ]
-    text = "".join(_typed(session, u, t, ts, "/home/me/code/atlas") + "\n" for u, t, ts in lines)
-    (folder / f"{session}.jsonl").write_text(text)
+    projects = _said(tmp_path, lines)
     with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
-        mem.ingest([tmp_path / "projects"])
+        mem.ingest([projects])
         res = mem.answer("when is my wife's birthday")
         assert (res.answer, res.via) == ("August 22", "fact") and [s.uuid for s in res.sources] == ["u-2"]
         assert mem.answer("when is my wife's birthday", now="2026-08-10T00:00:00Z").abstained
         assert mem.answer("when is my son's birthday").abstained
+
+
+def test_birthday_said_by_its_day_of_the_month_is_told_with_the_month_from_the_turn(tmp_path: Path) -> None:
+    lines = [
+        ("u-1", "off after lunch tmrw, my daughter mira's birthday is on the 9th, she's 6", "2026-06-08T09:40:00Z"),
+        ("u-2", "my son tomek's birthday is the 3rd so we're baking", "2026-06-20T09:00:00Z"),
+        ("u-3", "my wife's birthday was on the 14th, we went out", "2026-06-21T09:00:00Z"),
+    ]
+    projects = _said(tmp_path, lines)
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([projects])
+        for question, day, uuid in (
+            ("when is mira's birthday", "June 9", "u-1"),
+            ("when is tomek's birthday", "July 3", "u-2"),
+            ("when is my wife's birthday", "June 14", "u-3"),
+        ):
+            res = mem.answer(question)
+            assert (day in res.answer, res.via) == (True, "fact"), (question, res.answer)
+            assert [s.uuid for s in res.sources] == [uuid]
 
 
 def test_whose_thing_it_is_answers_who_had_or_ran_it_and_nothing_else() -> None:

@@ -19,9 +19,11 @@ Guarantees:
 
 from __future__ import annotations
 
+import calendar
+import re
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import PurePosixPath
 
 from ..contract import ASSISTANT, TYPED, AskResult, Scope, Source
@@ -256,15 +258,32 @@ class FastPath:
 
 
 _DAY_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1}
+_DAY_OF_MONTH = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)  # "the 9th", "21st"
 
 
 def _dated(m: FactMention) -> str:
-    """A birthday said as a day word ("tomorrow's ines's birthday") is the day it names, from the turn's day."""
-    offset = _DAY_OFFSETS.get(m.object.lower()) if m.relation == "birthday" else None
-    said = parse_ts(m.ts) if offset is not None else None
-    if offset is None or said is None:
+    """A birthday said as a day word ("tomorrow's ines's birthday") is the day it names, from the turn's day; so is
+    one said by its day of the month alone ("her birthday is on the 9th"): the next such day from the turn's, or the
+    last one when it "was"."""
+    if m.relation != "birthday":
         return m.object
-    when = said + timedelta(days=offset)
+    said = parse_ts(m.ts) if m.ts else None
+    offset = _DAY_OFFSETS.get(m.object.lower())
+    day = _DAY_OF_MONTH.fullmatch(m.object.strip())
+    if said is None:
+        return m.object
+    if offset is not None:
+        when = (said + timedelta(days=offset)).date()
+    elif day is not None and 1 <= int(day.group(1)) <= 31:
+        n, today = int(day.group(1)), said.date()
+        months = [(today.year + (today.month - 1 + k) // 12, (today.month - 1 + k) % 12 + 1) for k in (-1, 0, 1)]
+        days = [date(y, mo, n) for y, mo in months if n <= calendar.monthrange(y, mo)[1]]
+        if re.search(r"\bbirthday\s+was\b", m.quote, re.I):
+            when = max((d for d in days if d <= today), default=today)
+        else:
+            when = min((d for d in days if d >= today), default=today)
+    else:
+        return m.object
     return f"{when:%B} {when.day}"
 
 

@@ -716,9 +716,11 @@ def _rules(r: _Reader) -> None:
         if span:
             allergic = "user" if m.group(1).startswith("i") else (m.group(2) or "user")
             r.add(allergic, "allergy", span, 0.65, m.start(), name=False)
-    for m in re.finditer(rf"\b(?:(my)|({_NAME})(?:'s|’s)|(her|his))\s+birthday\s+is\s+(?:on\s+)?", low):
-        who = "user" if m.group(1) else (m.group(2) or r.resolve(m.group(3) or ""))
-        span = _upto(low, m.end(), max_words=3)
+    for m in re.finditer(rf"\b(?:{_WHOSE}|(her|his))\s+birthday(?:\s+is|\s+was|'s|’s)\s+(?:on\s+)?", low):
+        mine, kin, name, pronoun = m.group(1, 2, 3, 4)
+        who = "user" if mine else f"user:{KIN[kin]}" if kin else name or r.resolve(pronoun or "")
+        day = _BIRTHDAY_DAY.match(low, m.end())  # "the 9th so we're off": the day, not the words after it
+        span = day.span() if day else _upto(low, m.end(), max_words=3)
         if (
             who
             and span
@@ -761,6 +763,14 @@ _GRADE = re.compile(
 )
 
 
+_MONTH_WORD = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?)"
+)
+_BIRTHDAY_DAY = re.compile(
+    rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_WORD}\b|{_MONTH_WORD}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+    r"|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b"
+)
 _DAY_WORD = r"(today|tomorrow|yesterday)"
 _WHOSE = rf"(?:(my)|(?:my\s+|our\s+)?({_KIN_ALT})(?:'s|’s)|({_NAME})(?:'s|’s))"
 _BIRTHDAY_ON_DAY = (
