@@ -122,9 +122,14 @@ _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 _YEAR_WORD = re.compile(r"(?:19|20)\d\d")
 
 
+_CAMEL_HUMP = re.compile(r"(?<=[a-z]{2})(?=[A-Z])")  # not a unit: "GiB"
+
+
 def _words(text: str) -> list[str]:
-    """Lower-case alphanumeric runs; a 'v' glued to a version number ("v2") is dropped; "1st" becomes "1"."""
-    out = _WORD.findall(text.lower())
+    """Lower-case alphanumeric runs, an identifier's camel-case parts apart ("minSdkVersion" is "min sdk version", so
+    "minSdk" is said in it, as "SYNC_INTERVAL" is in "SYNC_INTERVAL_MS"); a 'v' glued to a version number ("v2") is
+    dropped; "1st" becomes "1"."""
+    out = _WORD.findall(_CAMEL_HUMP.sub(" ", text).lower())
     for i, w in enumerate(out):
         if w[0] == "v" and _V_NUMBER.fullmatch(w):
             out[i] = w[1:]
