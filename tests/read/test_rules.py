@@ -198,6 +198,7 @@ def test_a_visit_says_where_someone_lives_unless_they_come_to_stay() -> None:
         "tried the new place in andersonville, great tacos",
         "i basically live in excel these days",
         "report came in from halvard security",
+        "we're moving to ani's cousin's flat for the renovation, boxes everywhere",  # whose flat, not where
     ],
 )
 def test_dev_talk_is_never_read_as_a_home(text: str) -> None:

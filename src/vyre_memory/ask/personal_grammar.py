@@ -195,7 +195,7 @@ _CUES: dict[str, str] = {
     "old": "age",
     "born": "birthday",
     "allergic": "allergy",
-    "married": "spouse",
+    **dict.fromkeys(("married", "marry"), "spouse"),
     **dict.fromkeys(("teach", "teaches"), "teacher"),
 }
 # Light words a frame may use ("go by", "go to school", "do for a living", "turn 40 this year").
@@ -575,7 +575,9 @@ def _one_attribute(t: list[str], attr: list[str], chained: set[str], kin: bool, 
         return "job"  # "what does my wife do", "what do i do"
     if q == "where" and "from" in t:
         return "grew_up_in"  # "where is my wife from"
-    if named and not kin and (q == "who" or "know" in t or "related" in t or _has(t, "to", "me")):
+    # "who did dani hire" asks whom dani did something to, not who dani is
+    who_is = q == "who" and not (len(t) > 1 and t[1] in ("did", "does", "do"))
+    if named and not kin and (who_is or "know" in t or "related" in t or _has(t, "to", "me")):
         return "reverse"  # "who is dani", "how do i know dani", "what is dani to me"
     if kin and q in ("who", "what", "my", "our"):
         return "name"  # "who is my manager"

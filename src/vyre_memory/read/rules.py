@@ -462,6 +462,7 @@ def _rules(r: _Reader) -> None:
             if (
                 span
                 and not _is_tool(low[span[0] : span[1]])
+                and not low[span[0] : span[1]].endswith(("'s", "’s"))  # "moving to ani's cousin's flat": whose
                 and not (subject_left_out and _someone_else_did(low[: m.start()]))
             ):
                 r.add("user", rel, span, conf, m.start(), name=True)
