@@ -567,6 +567,13 @@ def test_an_aside_naming_what_the_answer_is_not_is_dropped(said: str, told: str 
         ("why did we drop it", "decision", "Ruts (three-point turns, 2500 ms)", "Ruts (three-point turns, 2500 ms)"),
         ("how did we fix it", "number", "2500 ms (raised on 12 April)", "2500 ms (raised on 12 April)"),
         ("is the ui shared", "other", "No (data only); the UI is native", "No (data only); the UI is native"),
+        # a value is a few words: what a sentence-long answer says in brackets is part of what it tells
+        (
+            "ticket 88, what was it",
+            "other",
+            "the timeout was raised from 1500 to 2500 ms on 12 April (ruts from three-point turns)",
+            "the timeout was raised from 1500 to 2500 ms on 12 April (ruts from three-point turns)",
+        ),
     ],
 )
 def test_a_value_asked_for_is_told_without_its_bracketed_and_trailing_detail(

@@ -35,10 +35,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replay"
 # in retrieval differently: nearly every request changed (the recordings of sessions 26-31 missed 104 requests of open2
 # with the code they were made with). Helpers answered 97 reranks, 112 answers and 19 checks: 0.967 and 0.9625, open2
 # with one confident wrong answer that is right in substance ("how long was i off climbing": "About 6½ weeks", whose
-# "½" no accepted "6.5 weeks" matches).
+# "½" no accepted "6.5 weeks" matches). Session 34: an answer whose value part is a sentence keeps its brackets, so
+# that answer is told with its "(47 days)" and is right; 1 + 3 checks of answers told whole were answered: 0.967, 0.975.
 RECORDED = {
     "open": {"accuracy": 0.966, "confident_wrong": 0, "ungrounded": 0},
-    "open2": {"accuracy": 0.9625, "confident_wrong": 1, "ungrounded": 0},
+    "open2": {"accuracy": 0.975, "confident_wrong": 0, "ungrounded": 0},
 }
 # The retrieval the recordings were made with rests on the vectors of the machine they were made on: a digest of the
 # default embedder's vectors for a few fixed texts there. On a machine whose vectors differ, changed requests say

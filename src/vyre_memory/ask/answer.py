@@ -123,6 +123,7 @@ def _cuts(text: str) -> list[int]:
     return [m.start() for m in _DETAIL.finditer(text) if not any(a <= m.start() < b for a, b in dates)]
 
 
+_VALUE_WORDS = 8  # the most words a value is told in (`check_answer`)
 _ONE_NAME = frozenset({"who-said"})  # question classes whose answer is one name
 # Questions that ask for a value (understand's classes), not for a cause, a reason or a way ("why", "how did we fix"):
 # their answer is the value, and what a model adds in brackets or after a semicolon is detail its sources carry. Such
@@ -245,8 +246,9 @@ def check_answer(
     `asks_value`), as its value alone (`value_first`) when that is grounded. So is a value asked for as it is now
     (`current`: an aside beside it may name the value it replaced), and a name asked for (`one_name`: who said or did
     something) whose aside names someone else. Any other value asked for is told without its bracketed and trailing
-    detail (`bare`) when that is grounded. A yes or no answer is cut so only when it is not grounded whole: what
-    follows it says what holds instead."""
+    detail (`bare`) when that is grounded; a value is a few words (`_VALUE_WORDS`), and an answer whose value part is
+    longer is told as an answer to any other question. A yes or no answer is cut so only when it is not grounded
+    whole: what follows it says what holds instead."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
@@ -262,6 +264,9 @@ def check_answer(
     if not clean:
         return _abstain("untrusted: the cited text gives instructions to an AI", known=known)
     answer = without_history(out.answer) or out.answer
+    # a value is a few words: an answer whose value part is a sentence describes ("drivers saw delivery windows 2h
+    # off (the cut-off was built in UTC)"), and what it says in brackets is part of the description
+    value = value and len(bare(answer).split()) <= _VALUE_WORDS
     texts = [evidence(p) for p in clean]
     result = grounding.check(answer, texts)
     head = value_first(answer)
