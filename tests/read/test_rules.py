@@ -67,6 +67,8 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("new laptop came! macbook air, the m3 one.", ("user", "laptop", "Macbook Air")),
         ("reorg done, i report to dana okafor now. anyway the migration", ("user", "boss", "Dana Okafor")),
         ("big news, we're moving!! found a tiny house in sandvik with a shed", ("user", "moved_to", "Sandvik")),
+        ("btw oli (husband, oliver) says the build is red", ("user", "husband", "Oli")),
+        ("dani (wife) says hi", ("user", "wife", "Dani")),
     ],
 )
 def test_casual_lowercase_phrasing_yields_fact(text: str, fact: tuple[str, str, str]) -> None:
@@ -199,10 +201,14 @@ def test_a_visit_says_where_someone_lives_unless_they_come_to_stay() -> None:
         "i basically live in excel these days",
         "report came in from halvard security",
         "we're moving to ani's cousin's flat for the renovation, boxes everywhere",  # whose flat, not where
+        "rafa, my father-in-law, is visiting",  # an in-law is not the relative
+        "rafa (my father-in-law) is visiting",
+        "rafa's flying in friday (my mother in law)",
+        "ping sam (dad's friend) later",
     ],
 )
-def test_dev_talk_is_never_read_as_a_home(text: str) -> None:
-    assert not any(r in ("lives_in", "moved_to", "home_city") for _, r, _ in _facts(text))
+def test_dev_talk_is_never_read_as_a_home_nor_a_relative(text: str) -> None:
+    assert not any(s == "user" for s, _, _ in _facts(text))
 
 
 @pytest.mark.parametrize(

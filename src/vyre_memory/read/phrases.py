@@ -22,6 +22,7 @@ _PLACE_OK = words(
     "lake mount mt fort port point park square hill hills bay beach heights falls springs city"
 )
 _DETERMINERS = words("the a an my our his her their this that these those your its some any")
+_NOT_IN_LAW = r"(?![-\s]+in[-\s]+law)"  # "my father-in-law" is not "my father"
 _KIN_ALT = "|".join(sorted((re.escape(k) for k in KIN), key=len, reverse=True))
 _PET_ALT = "|".join(sorted((re.escape(k) for k in PETS), key=len, reverse=True))
 _MODS = (

@@ -25,6 +25,7 @@ from .phrases import (
     _KIN_ALT,
     _MODS,
     _NAME,
+    _NOT_IN_LAW,
     _PET_ALT,
     _at_words,
     _lower,
@@ -292,7 +293,7 @@ def _rules(r: _Reader) -> None:
     # "petra, my wife", "marisol (my sister", "petra is my wife" ---------------------------------------------
     for m in _at_words(
         rf"({_NAME})(?:,\s*|\s*\(\s*|\s+is\s+|'s\s+|’s\s+)(?:(?:she|he)'?s\s+)?(my|our)\s+{_MODS}"
-        rf"({_KIN_ALT}|{_PET_ALT})\b(?!'s|’s)",
+        rf"({_KIN_ALT}|{_PET_ALT})\b(?!'s|’s){_NOT_IN_LAW}",
         low,
     ):
         span = _name_at(low, orig, m.start(1), max_tokens=1)
@@ -307,9 +308,17 @@ def _rules(r: _Reader) -> None:
         if rel:
             r.add("user", rel, span, 0.65, m.start(2), name=True)
 
+    # "ani (husband, aniruddha)", "dani (wife)": a relative's word in brackets after a name, in the person's words
+    for m in _at_words(rf"({_NAME})\s*\(\s*({_KIN_ALT})\s*[,)]", low):
+        span = _name_at(low, orig, m.start(1), max_tokens=1)
+        rel = _relation_for(m.group(2))
+        if span and rel and not is_stop(low[span[0] : span[1]]):
+            r.add("user", rel, span, 0.6, m.start(2), name=True)
+
     # "marisol's flying in from lisbon friday (my sister, ...)" ----------------------------------------------
     for m0 in _at_words(
-        rf"({_NAME})(?:'s|’s|\s+is|\s+was)\s+[^()]{{0,80}}\(\s*(?:(?:she|he)'?s\s+)?my\s+({_KIN_ALT})\b", low
+        rf"({_NAME})(?:'s|’s|\s+is|\s+was)\s+[^()]{{0,80}}\(\s*(?:(?:she|he)'?s\s+)?my\s+({_KIN_ALT})\b{_NOT_IN_LAW}",
+        low,
     ):
         span = _name_at(low, orig, m0.start(1), max_tokens=1)
         rel = _relation_for(m0.group(2))
