@@ -157,6 +157,7 @@ def own(n: int, text: str, *, kind: str = "typed", session_kind: str = "interact
         ("what's my sister's husband's name", "Leo", [("Leo", "husband", True)]),
         ("who is jordan", "Sam's wife is Jordan", [("Jordan", "wife", False)]),
         ("who did i marry", "You're married to Jordan.", [("Jordan", "spouse", False)]),
+        ("who is rafa", "Rafa is your father-in-law.", [("Rafa", "father_in_law", False)]),  # not your father
         ("who said we should use postgres", "Marcus Tran said it", []),
         ("which file had the bug", "app/billing/refunds.py", []),
     ],
@@ -182,6 +183,8 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Your wife is Dani.", [own(1, "Dani is my wife, she runs the bakery")], []),
         ("Your wife is Dani.", [own(1, "my wife is Dani, she runs the bakery")], []),
         ("Your manager is Priya.", [own(1, "first day with priya as my manager, 1:1 at two")], []),
+        ("Your wife is Dani.", [own(1, "dani (my wife) says hi")], []),
+        ("Rafa, your father-in-law.", [own(1, "rafa (my father-in-law) had his knee done")], []),
         ("The refund bug was in refunds.py.", [own(1, "Sam's wife is Jordan", kind="tool_output")], []),
     ],
 )
@@ -208,6 +211,8 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         # what memory knows says otherwise
         ("Your wife is Jordan.", [own(1, "unrelated")], [("user", "sister", "Jordan")]),
         ("Your sister is Jordan.", [own(1, "my wife's sister jordan is visiting")], []),
+        ("Your father is Rafa.", [own(1, "rafa (my father-in-law) had his knee done")], []),
+        ("Rafa is your father-in-law.", [own(1, "rafa (my father) had his knee done")], []),
         ("Jordan", [own(1, "Sam's wife is Jordan.", kind="tool_output")], []),
     ],
 )

@@ -154,9 +154,16 @@ class UserRelation:
 def _mention(owner: str) -> re.Pattern[str]:
     """'<owner> [up to two words] [relation's ...] relation', e.g. 'your older sister', 'my wife's brother'."""
     return re.compile(
-        rf"(?<![\w'’]){owner}\s+(?:[\w-]+\s+){{0,2}}?(?P<chain>{_CHAIN})(?P<rel>{_REL_ALT})(?:s|'s|’s)?\b",
+        rf"(?<![\w'’]){owner}\s+(?:[\w-]+\s+){{0,2}}?(?P<chain>{_CHAIN})(?P<rel>{_REL_ALT})"
+        rf"(?P<in_law>[-\s]+in[-\s]+law)?(?:s|'s|’s)?\b",
         re.IGNORECASE,
     )
+
+
+def _relation_of(m: re.Match[str]) -> str:
+    """The relation a mention names: "your father-in-law" is not "your father", but a relation of its own."""
+    rel = _RELATION_WORDS[m.group("rel").lower()]
+    return f"{rel}_in_law" if m.group("in_law") else rel
 
 
 _MARRIED = re.compile(r"\byou(?:'re|’re|\s+are|\s+were|\s+got)\s+(?P<rel>married|engaged)\s+to\b", re.IGNORECASE)
@@ -209,7 +216,7 @@ def user_relations(question: str, answer: str, *, user_name: str = "") -> list[U
         mentioned = True
         name = _nearest(answer, m.start(), m.end(), people)
         if name is not None:
-            out.append(UserRelation(name, _RELATION_WORDS[m.group("rel").lower()], bool(m.group("chain"))))
+            out.append(UserRelation(name, _relation_of(m), bool(m.group("chain"))))
     for m in _MARRIED.finditer(answer):
         mentioned = True
         name = _nearest(answer, m.start(), m.end(), people)
@@ -249,7 +256,7 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
         if c.relation in covers and (rel.chained or c.subject == "user") and names_match(rel.name, c.object):
             return True
     for m in _OWN_MENTION.finditer(sentence):
-        if _RELATION_WORDS[m.group("rel").lower()] not in covers or (bool(m.group("chain")) and not rel.chained):
+        if _relation_of(m) not in covers or (bool(m.group("chain")) and not rel.chained):
             continue
         if _names_it(sentence, m.start(), m.end(), [rel.name, *rel.name.split()[:1]]):
             return True
@@ -258,9 +265,9 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
 
 def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool:
     """Whether the mention `sentence[start:end]` ("my wife") names one of `names` by apposition or copula:
-    "my wife Dani", "my wife, Dani", "my wife is Dani", "my wife's name is Dani", "Dani, my wife", "Dani is my
-    wife", "with Dani as my manager". A name merely near it ("my wife hates Dani", "my wife and Dani") is not named
-    by it."""
+    "my wife Dani", "my wife, Dani", "my wife is Dani", "my wife's name is Dani", "Dani, my wife", "Dani (my wife",
+    "Dani is my wife", "with Dani as my manager". A name merely near it ("my wife hates Dani", "my wife and Dani") is
+    not named by it."""
     before, after = sentence[:start], sentence[end:]
     for name in dict.fromkeys(n for n in names if n.strip()):
         n = re.escape(name)
@@ -271,7 +278,7 @@ def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool
             re.IGNORECASE,
         ):
             return True
-        if re.search(rf"(?<![\w'’]){n}(?:\s*,\s*|\s+(?:is|was|as)\s+|\s*['’]s\s+)$", before, re.IGNORECASE):
+        if re.search(rf"(?<![\w'’]){n}(?:\s*,\s*|\s*\(\s*|\s+(?:is|was|as)\s+|\s*['’]s\s+)$", before, re.IGNORECASE):
             return True
     return False
 
