@@ -89,11 +89,18 @@ def test_said_in_any_written_form_is_grounded(answer: str) -> None:
 
 @pytest.mark.parametrize(
     ("answer", "ok"),
-    [("minSdk 26", True), ("minsdkversion 26", True), ("SYNC_INTERVAL 45", True), ("maxSdk 26", False)],
+    [
+        ("minSdk 26", True),
+        ("minsdkversion 26", True),
+        ("SYNC_INTERVAL 45", True),
+        ("maxSdk 26", False),
+        ("Version 26", False),  # a later hump alone is not the identifier
+        ("We used Java", False),  # nor a word inside a name
+    ],
 )
 def test_an_identifier_is_said_by_one_it_begins(answer: str, ok: bool) -> None:
-    # the camel-case parts of an identifier the text names are words of it: "minSdk" is said in "minSdkVersion"
-    text = ["set minSdkVersion to 26 and SYNC_INTERVAL_MS to 45"]
+    # an identifier's leading camel-case humps are said in it: "minSdk" in "minSdkVersion"
+    text = ["set minSdkVersion to 26 and SYNC_INTERVAL_MS to 45 in JavaScript"]
     assert check(answer, text).ok is ok
 
 

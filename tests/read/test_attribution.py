@@ -164,6 +164,18 @@ def test_birthday_said_by_its_day_of_the_month_is_told_with_the_month_from_the_t
             assert [s.uuid for s in res.sources] == [uuid]
 
 
+def test_a_day_of_the_month_no_month_near_the_turn_holds_is_never_told_as_the_turns_day(tmp_path: Path) -> None:
+    lines = [
+        ("u-1", "my son tomek's birthday is on the 30th, cake time", "2026-01-31T09:00:00Z"),  # 30 Jan past, no 30 Feb
+        ("u-2", "my wife's birthday was on the 30th, we went out", "2026-03-01T09:00:00Z"),  # 30 Jan, not 1 March
+    ]
+    projects = _said(tmp_path, lines)
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([projects])
+        assert "March 30" in (mem.answer("when is tomek's birthday").answer or "")
+        assert "January 30" in (mem.answer("when is my wife's birthday").answer or "")
+
+
 def test_whose_thing_it_is_answers_who_had_or_ran_it_and_nothing_else() -> None:
     from vyre_memory.ask.attribution_questions import Said, answer_who, parse_who_question
     from vyre_memory.ask.personal_questions import KnownFact

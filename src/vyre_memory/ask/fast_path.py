@@ -259,6 +259,7 @@ class FastPath:
 
 _DAY_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1}
 _DAY_OF_MONTH = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)  # "the 9th", "21st"
+_WAS = re.compile(r"\bbirthday\s+was\b", re.I)
 
 
 def _dated(m: FactMention) -> str:
@@ -276,12 +277,13 @@ def _dated(m: FactMention) -> str:
         when = (said + timedelta(days=offset)).date()
     elif day is not None and 1 <= int(day.group(1)) <= 31:
         n, today = int(day.group(1)), said.date()
-        months = [(today.year + (today.month - 1 + k) // 12, (today.month - 1 + k) % 12 + 1) for k in (-1, 0, 1)]
+        months = [(today.year + (today.month - 1 + k) // 12, (today.month - 1 + k) % 12 + 1) for k in range(-2, 3)]
         days = [date(y, mo, n) for y, mo in months if n <= calendar.monthrange(y, mo)[1]]
-        if re.search(r"\bbirthday\s+was\b", m.quote, re.I):
-            when = max((d for d in days if d <= today), default=today)
-        else:
-            when = min((d for d in days if d >= today), default=today)
+        past = _WAS.search(m.quote) is not None
+        near = [d for d in days if (d <= today if past else d >= today)]
+        if not near:
+            return m.object
+        when = max(near) if past else min(near)
     else:
         return m.object
     return f"{when:%B} {when.day}"

@@ -122,14 +122,26 @@ _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 _YEAR_WORD = re.compile(r"(?:19|20)\d\d")
 
 
-_CAMEL_HUMP = re.compile(r"(?<=[a-z]{2})(?=[A-Z])")  # not a unit: "GiB"
+# an identifier in camel case, and where its humps start: "minSdkVersion" is min|Sdk|Version (not a unit: "GiB")
+_CAMEL = re.compile(r"\b[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9]{2})(?=[A-Z])")
+
+
+def _camel_heads(text: str) -> set[str]:
+    """The leading humps of each camel-case identifier `text` names, lower case: "minSdkVersion" gives "minsdk" and
+    "minsdkversion", so "minSdk" is said in it (as "SYNC_INTERVAL" is in "SYNC_INTERVAL_MS"); never a later hump
+    alone ("Version") nor a word inside a name ("Java" in "JavaScript")."""
+    out: set[str] = set()
+    for m in _CAMEL.finditer(text):
+        word = m.group(0)
+        humps = [h.start() for h in _CAMEL_HUMP.finditer(word)]
+        out |= {word[:c].lower() for c in [*humps[1:], len(word)]}
+    return out
 
 
 def _words(text: str) -> list[str]:
-    """Lower-case alphanumeric runs, an identifier's camel-case parts apart ("minSdkVersion" is "min sdk version", so
-    "minSdk" is said in it, as "SYNC_INTERVAL" is in "SYNC_INTERVAL_MS"); a 'v' glued to a version number ("v2") is
-    dropped; "1st" becomes "1"."""
-    out = _WORD.findall(_CAMEL_HUMP.sub(" ", text).lower())
+    """Lower-case alphanumeric runs; a 'v' glued to a version number ("v2") is dropped; "1st" becomes "1"."""
+    out = _WORD.findall(text.lower())
     for i, w in enumerate(out):
         if w[0] == "v" and _V_NUMBER.fullmatch(w):
             out[i] = w[1:]
@@ -219,6 +231,7 @@ class Evidence:
     def __init__(self, texts: Iterable[str]) -> None:
         joined = "\n".join(texts)
         self.words = _words(joined)
+        self.camel_heads = _camel_heads(joined)
         self.positions: dict[str, list[int]] = {}
         for i, w in enumerate(self.words):
             self.positions.setdefault(w, []).append(i)
@@ -452,6 +465,8 @@ def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) 
         return ev.has_number(claim)
     if ev.has_words(claim):
         return True
+    if kind == "id" and _CAMEL.fullmatch(claim):
+        return claim.lower() in ev.camel_heads  # "minSdk" where the text says "minSdkVersion"
     if kind == "id" and (stem := _INFLECTED.sub("", claim)) != claim:
         return ev.has_words(stem)  # "parseFloat-ed", "pg_dump'd": the identifier with an English ending
     if kind == "name":

@@ -195,7 +195,7 @@ _CUES: dict[str, str] = {
     "old": "age",
     "born": "birthday",
     "allergic": "allergy",
-    **dict.fromkeys(("married", "marry"), "spouse"),
+    "married": "spouse",
     **dict.fromkeys(("teach", "teaches"), "teacher"),
 }
 # Light words a frame may use ("go by", "go to school", "do for a living", "turn 40 this year").

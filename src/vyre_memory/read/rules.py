@@ -308,13 +308,6 @@ def _rules(r: _Reader) -> None:
         if rel:
             r.add("user", rel, span, 0.65, m.start(2), name=True)
 
-    # "ani (husband, aniruddha)", "dani (wife)": a relative's word in brackets after a name, in the person's words
-    for m in _at_words(rf"({_NAME})\s*\(\s*({_KIN_ALT})\s*[,)]", low):
-        span = _name_at(low, orig, m.start(1), max_tokens=1)
-        rel = _relation_for(m.group(2))
-        if span and rel and not is_stop(low[span[0] : span[1]]):
-            r.add("user", rel, span, 0.6, m.start(2), name=True)
-
     # "marisol's flying in from lisbon friday (my sister, ...)" ----------------------------------------------
     for m0 in _at_words(
         rf"({_NAME})(?:'s|’s|\s+is|\s+was)\s+[^()]{{0,80}}\(\s*(?:(?:she|he)'?s\s+)?my\s+({_KIN_ALT})\b{_NOT_IN_LAW}",
@@ -728,18 +721,11 @@ def _rules(r: _Reader) -> None:
             r.add(allergic, "allergy", span, 0.65, m.start(), name=False)
     for m in re.finditer(rf"\b(?:{_WHOSE}|(her|his))\s+birthday(?:\s+is|\s+was|'s|’s)\s+(?:on\s+)?", low):
         mine, kin, name, pronoun = m.group(1, 2, 3, 4)
-        who = "user" if mine else f"user:{KIN[kin]}" if kin else name or r.resolve(pronoun or "")
-        day = _BIRTHDAY_DAY.match(low, m.end())  # "the 9th so we're off": the day, not the words after it
+        who = _whose_birthday(mine, kin, name) or r.resolve(pronoun or "")
+        # the day ("the 9th so we're off": not the words after it), or a month ("in march"); never "3 days ago"
+        day = _BIRTHDAY_DAY.match(low, m.end())
         span = day.span() if day else _upto(low, m.end(), max_words=3)
-        if (
-            who
-            and span
-            and re.search(
-                r"\d|january|february|march|april|may|june|july|august|september|october|"
-                r"november|december",
-                low[span[0] : span[1]],
-            )
-        ):
+        if who and span and (day or re.search(rf"\b{_MONTH_WORD}\b", low[span[0] : span[1]])):
             r.add(who, "birthday", span, 0.6, m.start(), name=False)
 
     # age and school grade: "grandpa turns 91 next month", "ottilie starts 3rd grade tomorrow" ---------------
@@ -782,7 +768,21 @@ _BIRTHDAY_DAY = re.compile(
     r"|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b"
 )
 _DAY_WORD = r"(today|tomorrow|yesterday)"
-_WHOSE = rf"(?:(my)|(?:my\s+|our\s+)?({_KIN_ALT})(?:'s|’s)|({_NAME})(?:'s|’s))"
+# whose birthday: mine, a relative's ("my wife's", "mom's"; not "his wife's", "sam's wife's", "a friend's"), a name's
+_WHOSE = (
+    rf"(?:(my)|(?:(?:my|our)\s+|(?<!his )(?<!her )(?<!their )(?<!\ba )(?<!the )(?<!'s )(?<!’s ))({_KIN_ALT})(?:'s|’s)"
+    rf"|({_NAME})(?:'s|’s))"
+)
+
+
+def _whose_birthday(mine: str | None, kin: str | None, name: str | None) -> str | None:
+    """The subject of a birthday `_WHOSE` matched: the person, their relative, or someone named (never a relative's
+    word or a function word read as a name: "his wife's", "everyone's")."""
+    if mine:
+        return "user"
+    if kin:
+        return f"user:{KIN[kin]}"
+    return name if name and name not in KIN and not is_stop(name) else None
 _BIRTHDAY_ON_DAY = (
     re.compile(rf"\b{_DAY_WORD}(?:'s|’s|\s+is|\s+was)\s+{_WHOSE}\s+birthday\b"),
     re.compile(rf"\b{_WHOSE}\s+birthday\s+(?:is|was)\s+{_DAY_WORD}\b"),
@@ -802,8 +802,7 @@ def _birthday_on_day(r: _Reader) -> None:
     for i, pattern in enumerate(_BIRTHDAY_ON_DAY):
         for m in pattern.finditer(r.low):
             day_group, first = (1, 2) if i == 0 else (4, 1)
-            mine, kin, name = m.group(first), m.group(first + 1), m.group(first + 2)
-            who = "user" if mine else f"user:{KIN[kin]}" if kin else name if name and not is_stop(name) else None
+            who = _whose_birthday(m.group(first), m.group(first + 1), m.group(first + 2))
             if who:
                 r.add(who, "birthday", m.span(day_group), 0.6, m.start(), name=False)
 
