@@ -55,6 +55,10 @@ def test_who_is_name_is_a_reverse_lookup() -> None:
     assert parse_personal_question("who did dani hire") is None
     assert parse_personal_question("who did dani marry") is None
     assert parse_personal_question("who will marry us") is None
+    for question in ("who would dani recommend", "who has dani hired", "who is dani dating"):
+        assert parse_personal_question(question) is None, question
+    q = parse_personal_question("who is li ming")
+    assert q is not None and q.reverse == "li ming"
 
 
 def test_where_does_my_sister_live_chains_through_the_sister() -> None:

@@ -575,13 +575,18 @@ def _one_attribute(t: list[str], attr: list[str], chained: set[str], kin: bool, 
         return "job"  # "what does my wife do", "what do i do"
     if q == "where" and "from" in t:
         return "grew_up_in"  # "where is my wife from"
-    # "who did dani hire" asks whom dani did something to, not who dani is
-    who_is = q == "who" and not (len(t) > 1 and t[1] in ("did", "does", "do"))
+    # "who did dani hire", "who would dani recommend", "who is dani dating" ask whom dani did something to, not who
+    # dani is
+    who_is = q == "who" and not (len(t) > 1 and t[1] in _DOER_AUX) and not any(_VERB_ING.fullmatch(w) for w in t[2:])
     if named and not kin and (who_is or "know" in t or "related" in t or _has(t, "to", "me")):
         return "reverse"  # "who is dani", "how do i know dani", "what is dani to me"
     if kin and q in ("who", "what", "my", "our"):
         return "name"  # "who is my manager"
     return None
+
+
+_DOER_AUX = frozenset(words("did does do would will can could should has have had might"))
+_VERB_ING = re.compile(r"[a-z]{2,}[^aeiou\W]ing")  # "dating", "managing", "seeing" (not a name: "ming", "ling")
 
 
 # What each question word can ask for: "where is my car" is not asking which car, "when did my sister move"
