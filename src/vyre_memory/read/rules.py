@@ -783,6 +783,8 @@ def _whose_birthday(mine: str | None, kin: str | None, name: str | None) -> str 
     if kin:
         return f"user:{KIN[kin]}"
     return name if name and name not in KIN and not is_stop(name) else None
+
+
 _BIRTHDAY_ON_DAY = (
     re.compile(rf"\b{_DAY_WORD}(?:'s|’s|\s+is|\s+was)\s+{_WHOSE}\s+birthday\b"),
     re.compile(rf"\b{_WHOSE}\s+birthday\s+(?:is|was)\s+{_DAY_WORD}\b"),
