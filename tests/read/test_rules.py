@@ -246,6 +246,18 @@ def test_birthday_said_as_a_day_word_is_read_as_that_word(text: str, fact: tuple
 
 
 @pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("my birthday is the 3rd may be a sunday this year", "the 3rd"),
+        ("my birthday is the 3rd may, so off that day", "the 3rd may"),
+        ("my birthday is may 3", "may 3"),
+    ],
+)
+def test_may_is_a_month_unless_a_verb_follows_it(text: str, day: str) -> None:
+    assert ("user", "birthday", day) in _facts(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "his wife's birthday is on the 9th so he is off",  # someone else's relative

@@ -42,7 +42,7 @@ from .attribution_questions import (
     parse_surname_question,
     parse_who_question,
 )
-from .grounding import claims
+from .grounding import ORDINAL_DAY, claims
 from .personal_questions import (
     KnownFact,
     PersonalAnswer,
@@ -258,7 +258,6 @@ class FastPath:
 
 
 _DAY_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1}
-_DAY_OF_MONTH = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)  # "the 9th", "21st"
 _WAS = re.compile(r"\bbirthday\s+was\b", re.I)
 
 
@@ -270,12 +269,12 @@ def _dated(m: FactMention) -> str:
         return m.object
     said = parse_ts(m.ts) if m.ts else None
     offset = _DAY_OFFSETS.get(m.object.lower())
-    day = _DAY_OF_MONTH.fullmatch(m.object.strip())
+    day = ORDINAL_DAY.fullmatch(m.object.lower().strip().removeprefix("the ").strip())
     if said is None:
         return m.object
     if offset is not None:
         when = (said + timedelta(days=offset)).date()
-    elif day is not None and 1 <= int(day.group(1)) <= 31:
+    elif day is not None:
         n, today = int(day.group(1)), said.date()
         months = [(today.year + (today.month - 1 + k) // 12, (today.month - 1 + k) % 12 + 1) for k in range(-2, 3)]
         days = [date(y, mo, n) for y, mo in months if n <= calendar.monthrange(y, mo)[1]]

@@ -216,7 +216,8 @@ def _month(word: str) -> int:
 
 
 _DAY_MONTH = re.compile(r"(?<![\w.,])(\d{1,2})\.(\d{2})(?:\.((?:19|20)\d\d))?(?![\w]|\.\d)")
-_ORDINAL_DAY = re.compile(r"(?<![\w.])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b", re.IGNORECASE)
+# a day of the month said by its ordinal: "the 9th", "21st"
+ORDINAL_DAY = re.compile(r"(?<![\w.])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\d.,:])\d[\d,]*(?:[.:]\d+)*")
 
 
@@ -260,7 +261,7 @@ class Evidence:
                 self.dates.add((month, day, int(m.group(3)) if m.group(3) else None))
         self.months |= {n for w in self.positions if (n := _MONTH_NUM.get(w, 0))}
         # "closing is july 17, we move the 18th": a day said as an ordinal, in a text that names the month
-        self.ordinal_days = {int(m.group(1)) for m in _ORDINAL_DAY.finditer(joined)}
+        self.ordinal_days = {int(m.group(1)) for m in ORDINAL_DAY.finditer(joined)}
         self.years |= {int(w) for w in self.positions if w[0] in "12" and _YEAR_WORD.fullmatch(w)}
 
     def has_words(self, claim: str) -> bool:

@@ -760,7 +760,9 @@ _GRADE = re.compile(
 
 
 _MONTH_WORD = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?"
+    # "may" is the month unless a verb follows it ("the 3rd may be a sunday")
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may(?!\s+(?:be|have|not|need|want|get|also|well)\b)|june?"
+    r"|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?"
     r"|nov(?:ember)?|dec(?:ember)?)"
 )
 _BIRTHDAY_DAY = re.compile(
