@@ -145,6 +145,15 @@ def test_birthday_said_as_tomorrow_is_told_as_the_day_after_the_turn(tmp_path: P
         assert mem.answer("when is my son's birthday").abstained
 
 
+def test_a_bday_said_in_shorthand_is_told_as_the_day_it_names(tmp_path: Path) -> None:
+    lines = [("u-1", "done for today, it's my mom ines's bday tmrw and the card isn't posted", "2026-06-24T16:00:00Z")]
+    projects = _said(tmp_path, lines)
+    with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
+        mem.ingest([projects])
+        res = mem.answer("when is my mom's birthday")
+        assert (res.answer, res.via) == ("June 25", "fact") and [s.uuid for s in res.sources] == ["u-1"]
+
+
 def test_birthday_said_by_its_day_of_the_month_is_told_with_the_month_from_the_turn(tmp_path: Path) -> None:
     lines = [
         ("u-1", "off after lunch tmrw, my daughter mira's birthday is on the 9th, she's 6", "2026-06-08T09:40:00Z"),

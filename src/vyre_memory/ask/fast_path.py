@@ -42,7 +42,7 @@ from .attribution_questions import (
     parse_surname_question,
     parse_who_question,
 )
-from .grounding import ORDINAL_DAY, claims
+from .grounding import ORDINAL_DAY, RELATIVE_DAYS, claims
 from .personal_questions import (
     KnownFact,
     PersonalAnswer,
@@ -257,7 +257,6 @@ class FastPath:
         return text[start : end + len(m.quote)].strip() if end - start <= 400 else m.quote
 
 
-_DAY_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1}
 _WAS = re.compile(r"\bbirthday\s+was\b", re.I)
 
 
@@ -268,7 +267,7 @@ def _dated(m: FactMention) -> str:
     if m.relation != "birthday":
         return m.object
     said = parse_ts(m.ts) if m.ts else None
-    offset = _DAY_OFFSETS.get(m.object.lower())
+    offset = next((days for said_as, days in RELATIVE_DAYS if said_as.fullmatch(m.object.lower())), None)
     day = ORDINAL_DAY.fullmatch(m.object.lower().strip().removeprefix("the ").strip())
     if said is None:
         return m.object

@@ -522,7 +522,7 @@ def _weekday_offsets(low: str, today: int) -> set[int]:
 
 
 # the day a passage's words name around its own date, as typed in full or in shorthand ("tmr morning", "yday")
-_RELATIVE_DAYS = (
+RELATIVE_DAYS = (
     (re.compile(r"\b(?:yesterday|yday\b|last night)"), -1),
     (re.compile(r"\b(?:today|tonight|tonite\b)"), 0),
     (re.compile(r"\b(?:tomorrow|(?:tmrw?|2moro)\b)"), 1),  # not "tmr_period", "TMR1"
@@ -538,7 +538,7 @@ def passage_evidence(text: str, *, name: str = "", ts: str | None = None, projec
         when = parse_ts(ts)
         if when is not None:
             low = text.lower()
-            days = {d for words, d in _RELATIVE_DAYS if words.search(low)} | _weekday_offsets(low, when.weekday())
+            days = {d for words, d in RELATIVE_DAYS if words.search(low)} | _weekday_offsets(low, when.weekday())
             head.extend(f"{when + timedelta(days=d):%Y-%m-%d %A}" for d in sorted(days | {0}))
     return " ".join(head) + "\n" + text if head else text
 

@@ -127,6 +127,10 @@ class _Reader:
 KIN_RELATIONS = frozenset(KIN.values()) | {"family_friend"}
 
 
+# a child's age said as what they are: "5yo", "7 y/o", "3-year-old", "10 year old"
+_CHILD_AGE = r"(?:1[0-7]|[1-9])\s*(?:yo|y/o|-?\s*year[-\s]old)\b"
+# a role's head in shorthand, read only as the last word of what is in brackets ("field tech", not "tech debt")
+_SHORT_ROLE_HEADS = words("tech eng technician contractor carer caretaker nanny babysitter cleaner coach tutor")
 _AWAY_KIN = words("sister brother mother father aunt uncle cousin grandmother grandfather friend nephew niece")
 # someone who stays until they find a place of their own, or is moving here: where they came from is home no more
 _RELOCATING = re.compile(
@@ -255,12 +259,14 @@ def _job_title_at(low: str, at: int, *, strong: bool) -> tuple[int, int] | None:
 def _rules(r: _Reader) -> None:
     low, orig = r.low, r.orig
 
-    # "my wife petra", "our dog biscuit", "my little brother mateo's" ----------------------------------------
-    for m in re.finditer(rf"\b(my|our)\s+{_MODS}({_KIN_ALT}|{_PET_ALT})\b,?\s+(?!'s)", low):
+    # "my wife petra", "our dog biscuit", "my little brother mateo's", "my dad (tomas)" --------------------------
+    for m in re.finditer(rf"\b(my|our)\s+{_MODS}({_KIN_ALT}|{_PET_ALT})\b(?:\s*(\()\s*|,?\s+)(?!'s)", low):
         word = m.group(2)
         span = _name_at(low, orig, m.end())
-        if span is None:
-            continue
+        if span is None or (
+            m.group(3) and (not re.match(r"\s*[),]", low[span[1] :]) or low[span[0] : span[1]].endswith(("ly", "ing")))
+        ):
+            continue  # in brackets, a name alone: not "my wife (finally) agreed", "my dad (who is 79)"
         if word in PETS:
             r.add("user", "pet", span, 0.7, m.start(), name=True)
             name = low[span[0] : span[1]]
@@ -289,6 +295,17 @@ def _rules(r: _Reader) -> None:
                 span = _name_at(low, orig, m.start(gi), max_tokens=1)
                 if span:
                     r.add("user", rel, span, 0.6, m.start(), name=True)
+
+    # a child by their age: "ada (my 5yo)", "my 7 year old leo" --------------------------------------------------
+    in_brackets = _at_words(rf"({_NAME})\s*\(\s*(?:my|our)\s+{_CHILD_AGE}\s*\)", low)
+    aged = [(m.start(1), "child", m.start()) for m in in_brackets]  # (where the name is, relation, where said)
+    for m in re.finditer(rf"\b(?:my|our)\s+{_CHILD_AGE}\s+(son|daughter|boy|girl|kid),?\s+({_NAME})", low):
+        rel = {"son": "son", "boy": "son", "daughter": "daughter", "girl": "daughter"}.get(m.group(1), "child")
+        aged.append((m.start(2), rel, m.start()))
+    for at, rel, cue_at in aged:
+        span = _name_at(low, orig, at, max_tokens=1)
+        if span:
+            r.add("user", rel, span, 0.6, cue_at, name=True)
 
     # "petra, my wife", "marisol (my sister", "petra is my wife" ---------------------------------------------
     for m in _at_words(
@@ -342,16 +359,21 @@ def _rules(r: _Reader) -> None:
             if rel:
                 r.add("user", rel, span, 0.6, m.start(), name=True)
 
-    # pets: "basil (grandpa's corgi)", "take biscuit to the vet", "walk biscuit" -----------------------------
-    for m in _at_words(rf"({_NAME})\s*\(\s*(?:({_NAME})(?:'s|’s)\s+|our\s+|my\s+)({_PET_ALT})\b", low):
+    # pets: "basil (grandpa's corgi)", "pip (the cat)", "take biscuit to the vet", "walk biscuit" --------------
+    for m in _at_words(rf"({_NAME})\s*\(\s*(?:({_NAME})(?:'s|’s)\s+|our\s+|my\s+|(the)\s+)({_PET_ALT})\b\s*\)?", low):
         span = _name_at(low, orig, m.start(1), max_tokens=1)
         if span:
             owner = m.group(2)
+            if m.group(3):  # "(the cat)": the household's, said without whose, and so only in its own brackets
+                if m.group(0).endswith(")"):
+                    r.add("user", "pet", span, 0.5, m.start(4), name=True)
+                    r.add_value(low[span[0] : span[1]], "pet_kind", PETS[m.group(4)], 0.5, m.start(4))
+                continue
             if owner is None:  # "(our dog)"
-                r.add("user", "pet", span, 0.6, m.start(3), name=True)
+                r.add("user", "pet", span, 0.6, m.start(4), name=True)
             elif owner in KIN:  # "(grandpa's corgi)": the household's pet, said less directly
-                r.add("user", "pet", span, 0.4, m.start(3), name=True)
-            r.add_value(low[span[0] : span[1]], "pet_kind", m.group(3), 0.6, m.start(3))
+                r.add("user", "pet", span, 0.4, m.start(4), name=True)
+            r.add_value(low[span[0] : span[1]], "pet_kind", m.group(4), 0.6, m.start(4))
     for m in re.finditer(
         rf"\b(?:take|taking|took|walk|walking|walked)\s+({_NAME})\s+(?:to\s+the\s+dog\s+park|to\s+the\s+vet|"
         r"round\s+the\s+block|around\s+the\s+block|for\s+a\s+walk|to\s+the\s+groomer)",
@@ -599,14 +621,18 @@ def _rules(r: _Reader) -> None:
 
     # occupation of others: "birgit (she's a pharmacist)", "dagny wenzel (our team lead)" --------------------
     for m in _at_words(
-        rf"({_NAME}(?:\s+{_NAME})?)(?:\s+from\s+\w+)?\s*\(\s*(?:(?:she|he|they)(?:'s|’s|s|\s+is)\s+)?(?:(?:our|my|the|a|an|their|his|her)\s+)?"
-        r"([^()]{2,60}?)(?:[),]|\s+so\b|$)",
+        rf"({_NAME}(?:\s+{_NAME})?)(?:\s+from\s+\w+)?\s*\(\s*(?:(?:she|he|they)(?:'s|’s|s|\s+is)\s+)?"
+        r"(?:(?:our|my|the|a|an|their|his|her)\s+)?([^()]{2,60}?)(?:[),]|\s+so\b|$)",
         low,
     ):
         span = _name_at(low, orig, m.start(1), max_tokens=2)
         role = m.group(2).strip()
         heads = [] if re.search(r"[:\d#@/]", role) else role.split()
-        if span and heads and (set(heads) & ROLE_HEADS or heads[-1].endswith(("ist", "ian"))):
+        # the role's own last word, before where or whom it is for: "field tech", "production eng at the plant"
+        core = re.split(r"\s+(?:at|for|of|in|on|from|with)\s+", role)[0].split()
+        if span and heads and (
+            set(heads) & ROLE_HEADS or heads[-1].endswith(("ist", "ian")) or core[-1] in _SHORT_ROLE_HEADS
+        ):
             who = low[span[0] : span[1]]
             if not is_stop(who.split()[0]) and who.split()[0] not in KIN:
                 r.add(who, "occupation", (m.start(2), m.start(2) + len(role)), 0.6, m.start(2), name=False)
@@ -719,7 +745,7 @@ def _rules(r: _Reader) -> None:
         if span:
             allergic = "user" if m.group(1).startswith("i") else (m.group(2) or "user")
             r.add(allergic, "allergy", span, 0.65, m.start(), name=False)
-    for m in re.finditer(rf"\b(?:{_WHOSE}|(her|his))\s+birthday(?:\s+is|\s+was|'s|’s)\s+(?:on\s+)?", low):
+    for m in re.finditer(rf"\b(?:{_WHOSE}|(her|his))\s+{_BIRTHDAY}(?:\s+is|\s+was|'s|’s)\s+(?:on\s+)?", low):
         mine, kin, name, pronoun = m.group(1, 2, 3, 4)
         who = _whose_birthday(mine, kin, name) or r.resolve(pronoun or "")
         # the day ("the 9th so we're off": not the words after it), or a month ("in march"); never "3 days ago"
@@ -769,7 +795,8 @@ _BIRTHDAY_DAY = re.compile(
     rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_WORD}\b|{_MONTH_WORD}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
     r"|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b"
 )
-_DAY_WORD = r"(today|tomorrow|yesterday)"
+_DAY_WORD = r"(today|tomorrow|tmrw?|2moro|yesterday|yday)"  # as typed in full or in shorthand
+_BIRTHDAY = r"(?:birthday|bday|b-day)"
 # whose birthday: mine, a relative's ("my wife's", "mom's"; not "his wife's", "sam's wife's", "a friend's"), a name's
 _WHOSE = (
     rf"(?:(my)|(?:(?:my|our)\s+|(?<!his )(?<!her )(?<!their )(?<!\ba )(?<!the )(?<!'s )(?<!’s ))({_KIN_ALT})(?:'s|’s)"
@@ -788,8 +815,8 @@ def _whose_birthday(mine: str | None, kin: str | None, name: str | None) -> str 
 
 
 _BIRTHDAY_ON_DAY = (
-    re.compile(rf"\b{_DAY_WORD}(?:'s|’s|\s+is|\s+was)\s+{_WHOSE}\s+birthday\b"),
-    re.compile(rf"\b{_WHOSE}\s+birthday\s+(?:is|was)\s+{_DAY_WORD}\b"),
+    re.compile(rf"\b{_DAY_WORD}(?:'s|’s|\s+is|\s+was)\s+{_WHOSE}\s+{_BIRTHDAY}\b"),
+    re.compile(rf"\b{_WHOSE}\s+{_BIRTHDAY}\s+(?:(?:is|was)\s+)?{_DAY_WORD}\b"),
 )
 
 
