@@ -146,7 +146,7 @@ def test_birthday_said_as_tomorrow_is_told_as_the_day_after_the_turn(tmp_path: P
 
 
 def test_a_bday_said_in_shorthand_is_told_as_the_day_it_names(tmp_path: Path) -> None:
-    lines = [("u-1", "done for today, it's my mom ines's bday tmrw and the card isn't posted", "2026-06-24T16:00:00Z")]
+    lines = [("u-1", "done for today, my mom ines's bday is tmrw and the card isn't posted", "2026-06-24T16:00:00Z")]
     projects = _said(tmp_path, lines)
     with Memory(tmp_path / "home", embedder="none", user_name="me") as mem:
         mem.ingest([projects])

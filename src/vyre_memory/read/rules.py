@@ -129,8 +129,8 @@ KIN_RELATIONS = frozenset(KIN.values()) | {"family_friend"}
 
 # a child's age said as what they are: "5yo", "7 y/o", "3-year-old", "10 year old"
 _CHILD_AGE = r"(?:1[0-7]|[1-9])\s*(?:yo|y/o|-?\s*year[-\s]old)\b"
-# a role's head in shorthand, read only as the last word of what is in brackets ("field tech", not "tech debt")
-_SHORT_ROLE_HEADS = words("tech eng technician contractor carer caretaker nanny babysitter cleaner coach tutor")
+# a role's head in shorthand, read only as the last of at most three words in brackets ("production eng")
+_SHORT_ROLE_HEADS = words("eng technician contractor carer caretaker nanny babysitter cleaner tutor")
 _AWAY_KIN = words("sister brother mother father aunt uncle cousin grandmother grandfather friend nephew niece")
 # someone who stays until they find a place of their own, or is moving here: where they came from is home no more
 _RELOCATING = re.compile(
@@ -268,13 +268,15 @@ def _rules(r: _Reader) -> None:
         ):
             continue  # in brackets, a name alone: not "my wife (finally) agreed", "my dad (who is 79)"
         if word in PETS:
-            r.add("user", "pet", span, 0.7, m.start(), name=True)
+            sure = 0.45 if m.group(3) else 0.7
+            r.add("user", "pet", span, sure, m.start(), name=True)
             name = low[span[0] : span[1]]
-            r.add_value(name, "pet_kind", PETS[word] if word not in ("pup", "puppy") else "dog", 0.7, m.start())
+            r.add_value(name, "pet_kind", PETS[word] if word not in ("pup", "puppy") else "dog", sure, m.start())
             continue
         rel = _relation_for(word)
         if rel:
-            r.add("user", rel, span, 0.7, m.start(), name=True)
+            # a bracket may hold a word about them as well as their name ("my wife (nurse)"): a key, never an answer
+            r.add("user", rel, span, 0.55 if m.group(3) else 0.7, m.start(), name=True)
             r.remember(low[span[0] : span[1]], _gender(word))
 
     # "i report to dana now", "i'm reporting to sam okafor from monday": the person's manager ------------------
@@ -299,13 +301,13 @@ def _rules(r: _Reader) -> None:
     # a child by their age: "ada (my 5yo)", "my 7 year old leo" --------------------------------------------------
     in_brackets = _at_words(rf"({_NAME})\s*\(\s*(?:my|our)\s+{_CHILD_AGE}\s*\)", low)
     aged = [(m.start(1), "child", m.start()) for m in in_brackets]  # (where the name is, relation, where said)
-    for m in re.finditer(rf"\b(?:my|our)\s+{_CHILD_AGE}\s+(son|daughter|boy|girl|kid),?\s+({_NAME})", low):
+    for m in re.finditer(rf"\b(?:my|our)\s+{_CHILD_AGE}\s+(son|daughter|boy|girl|kid)\s+({_NAME})", low):
         rel = {"son": "son", "boy": "son", "daughter": "daughter", "girl": "daughter"}.get(m.group(1), "child")
         aged.append((m.start(2), rel, m.start()))
     for at, rel, cue_at in aged:
         span = _name_at(low, orig, at, max_tokens=1)
-        if span:
-            r.add("user", rel, span, 0.6, cue_at, name=True)
+        if span and not r.of_the_work(low[span[0] : span[1]]):
+            r.add("user", rel, span, 0.55, cue_at, name=True)  # "thinkpad (my 7yo)": a key, never an answer
 
     # "petra, my wife", "marisol (my sister", "petra is my wife" ---------------------------------------------
     for m in _at_words(
@@ -365,9 +367,9 @@ def _rules(r: _Reader) -> None:
         if span:
             owner = m.group(2)
             if m.group(3):  # "(the cat)": the household's, said without whose, and so only in its own brackets
-                if m.group(0).endswith(")"):
-                    r.add("user", "pet", span, 0.5, m.start(4), name=True)
-                    r.add_value(low[span[0] : span[1]], "pet_kind", PETS[m.group(4)], 0.5, m.start(4))
+                if m.group(0).endswith(")"):  # maybe a neighbour's or a cafe's: a key, never an answer
+                    r.add("user", "pet", span, 0.45, m.start(4), name=True)
+                    r.add_value(low[span[0] : span[1]], "pet_kind", PETS[m.group(4)], 0.45, m.start(4))
                 continue
             if owner is None:  # "(our dog)"
                 r.add("user", "pet", span, 0.6, m.start(4), name=True)
@@ -628,10 +630,12 @@ def _rules(r: _Reader) -> None:
         span = _name_at(low, orig, m.start(1), max_tokens=2)
         role = m.group(2).strip()
         heads = [] if re.search(r"[:\d#@/]", role) else role.split()
-        # the role's own last word, before where or whom it is for: "field tech", "production eng at the plant"
+        # the role's own last word, before where or whom it is for: "field technician", "production eng at the plant"
         core = re.split(r"\s+(?:at|for|of|in|on|from|with)\s+", role)[0].split()
         if span and heads and (
-            set(heads) & ROLE_HEADS or heads[-1].endswith(("ist", "ian")) or core[-1] in _SHORT_ROLE_HEADS
+            set(heads) & ROLE_HEADS
+            or heads[-1].endswith(("ist", "ian"))
+            or (len(core) <= 3 and not is_stop(core[0]) and core[-1] in _SHORT_ROLE_HEADS)
         ):
             who = low[span[0] : span[1]]
             if not is_stop(who.split()[0]) and who.split()[0] not in KIN:
@@ -816,7 +820,7 @@ def _whose_birthday(mine: str | None, kin: str | None, name: str | None) -> str 
 
 _BIRTHDAY_ON_DAY = (
     re.compile(rf"\b{_DAY_WORD}(?:'s|’s|\s+is|\s+was)\s+{_WHOSE}\s+{_BIRTHDAY}\b"),
-    re.compile(rf"\b{_WHOSE}\s+{_BIRTHDAY}\s+(?:(?:is|was)\s+)?{_DAY_WORD}\b"),
+    re.compile(rf"\b{_WHOSE}\s+{_BIRTHDAY}\s+(?:is|was)\s+{_DAY_WORD}\b"),
 )
 
 

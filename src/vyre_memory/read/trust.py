@@ -387,8 +387,6 @@ _HYPOTHETICAL = re.compile(
     r"my|it's|he's|she's)|role-?play|scenario)\b|^\s*pretend\b",
     re.I,
 )
-# "if" as "whether" ("sorry if i'm slow", "not sure if", "check if it runs"): an aside or a question, not a condition
-_WHETHER_IF = re.compile(r"\b(?:sorry|see|check|checking|wonder|wondering|ask|asked|know|sure)\s+if\b", re.I)
 _NEGATION = re.compile(
     r"\b(not|no|never|none|nobody|nor|neither|don't|dont|doesn't|doesnt|didn't|didnt|isn't|isnt|aren't|arent|"
     r"wasn't|wasnt|weren't|haven't|havent|hasn't|hasnt|hadn't|won't|wont|can't|cant|ain't|without|"
@@ -452,7 +450,7 @@ def judge_sentence(sentence: str) -> Verdict:
         return Verdict(False, "a question")
     if _JOKE.search(s):
         return Verdict(False, "a joke")
-    if _HYPOTHETICAL.search(_WHETHER_IF.sub(" ", s)):
+    if _HYPOTHETICAL.search(s):
         return Verdict(False, "a hypothetical")
     if _FIXTURE.search(s):
         return Verdict(False, "test fixture or sample text")
