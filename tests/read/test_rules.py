@@ -30,6 +30,12 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("taking my dad (tomas) to the doctor at 2", ("user", "father", "Tomas")),
         ("my dad (tomas, 79) lives on his own", ("user", "father", "Tomas")),
         ("ugh slow today, ada (my 5yo) was up all night", ("user", "child", "Ada")),
+        # an opening apology is an aside of its own, not a condition on what follows it
+        (
+            "sorry if im slow today, we just moved from el paso to denver and i'm living out of boxes",
+            ("user", "moved_to", "Denver"),
+        ),
+        ("ugh sorry if im slow replying, my mom ines got her new hip today", ("user", "mother", "Ines")),
         ("my 7 year old son leo lost a tooth", ("user", "son", "Leo")),
         ("mum is looking after pip (the cat) while we're away", ("user", "pet", "Pip")),
         ("staying at my brother tomek's this weekend", ("user", "brother", "Tomek")),
@@ -289,6 +295,9 @@ def test_a_bracketed_or_aged_name_is_a_key_below_the_answer_bar(text: str) -> No
     [
         "sorry if im slow, my dad (finally) called",
         "need to check if i'm allergic to penicillin",
+        "sorry if im slow, my kid is sick",  # the apology cut, no word before "my kid" is a name
+        "sorry if we move to leeds, my wife hates it",
+        "we moved from heroku to fly and the internet bill dropped",
         "booked the venue for my son's birthday today",  # a day said of the booking, not of the birthday
         "kim (on the coach) texted",
         "dave (in tech) says hi",

@@ -467,7 +467,14 @@ def _rules(r: _Reader) -> None:
             False,
             False,
         ),
-        (r"\b(?:i|we)\s+(?:just\s+|finally\s+)?moved\s+(?:in\s*to|to)\s+", "moved_to", 0.65, True, False),
+        (
+            r"\b(?:i|we)\s+(?:just\s+|finally\s+)?moved\s+(?:from\s+[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}\s+)?"
+            r"(?:in\s*to|to)\s+",
+            "moved_to",
+            0.65,
+            True,
+            False,
+        ),
         (r"\b(?:our|my)\s+new\s+(?:place|house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.6, False, False),
         (r"\bthe\s+new\s+(?:house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.55, False, False),
         (r"\bthe\s+new\s+place\s+in\s+", "lives_in", 0.55, True, False),

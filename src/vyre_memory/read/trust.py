@@ -305,12 +305,21 @@ def _emit(text: str, start: int, end: int, out: list[Sentence]) -> None:
         out.append(Sentence(text[start:end], (start, end)))
 
 
+# an apology that opens a sentence ("ugh sorry if im slow today, ..."): an aside of its own, not a condition on the rest
+_APOLOGY = re.compile(r"^(?:[^\W\d_]+[\s,!.]+){0,2}?sorry\s+if\b[^,;:()]{0,80}[,;]\s*", re.I)
+
+
 def own_sentences(text: str) -> list[Sentence]:
-    """The person's own sentences in a typed message, with spans; pasted and code blocks dropped."""
+    """The person's own sentences in a typed message, with spans; pasted and code blocks dropped, and an opening
+    apology ("sorry if i'm slow today,") cut from the words after it."""
     out: list[Sentence] = []
     for (a, b), own in _own_line_mask(text):
         if own:
             out.extend(_split_sentences(text, a, b))
+    for i, s in enumerate(out):
+        m = _APOLOGY.match(s.text)
+        if m and m.end() < len(s.text):
+            out[i] = Sentence(s.text[m.end() :], (s.span[0] + m.end(), s.span[1]))
     return [s for s in out if not _is_code_like(s.text)]
 
 
