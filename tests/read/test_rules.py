@@ -57,6 +57,8 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("karl is our platform lead now", ("karl", "occupation", "platform lead")),
         ("rui from infra (he's our sre guy) approved", ("rui", "occupation", "sre guy")),
         ("anyway: tomas (field technician) says 5 valves are stuck", ("tomas", "occupation", "field technician")),
+        ("good news: ines got the job at the city library!! no more nights", ("ines", "employer", "City Library")),
+        ("i got the job at acme!!", ("user", "employer", "Acme")),
         ("oskar (production eng at the plant) sent the csvs", ("oskar", "occupation", "production eng at the plant")),
         ("i grew up in cork", ("user", "grew_up_in", "Cork")),
         ("he lived next to us in tralee when i was growing up", ("user", "grew_up_in", "Tralee")),
@@ -298,6 +300,8 @@ def test_a_bracketed_or_aged_name_is_a_key_below_the_answer_bar(text: str) -> No
         "sorry if im slow, my kid is sick",  # the apology cut, no word before "my kid" is a name
         "sorry if we move to leeds, my wife hates it",
         "we moved from heroku to fly and the internet bill dropped",
+        "if dani got the job at google we'd move",
+        "the build got a job at the queue",
         "booked the venue for my son's birthday today",  # a day said of the booking, not of the birthday
         "kim (on the coach) texted",
         "dave (in tech) says hi",
