@@ -31,11 +31,8 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("my dad (tomas, 79) lives on his own", ("user", "father", "Tomas")),
         ("ugh slow today, ada (my 5yo) was up all night", ("user", "child", "Ada")),
         # an opening apology is an aside of its own, not a condition on what follows it
-        (
-            "sorry if im slow today, we just moved from el paso to denver and i'm living out of boxes",
-            ("user", "moved_to", "Denver"),
-        ),
         ("ugh sorry if im slow replying, my mom ines got her new hip today", ("user", "mother", "Ines")),
+        ("sorry if im slow today, we just moved to denver and i'm living out of boxes", ("user", "moved_to", "Denver")),
         ("my 7 year old son leo lost a tooth", ("user", "son", "Leo")),
         ("mum is looking after pip (the cat) while we're away", ("user", "pet", "Pip")),
         ("staying at my brother tomek's this weekend", ("user", "brother", "Tomek")),
@@ -57,8 +54,6 @@ def _facts(text: str, context: str = "") -> set[tuple[str, str, str]]:
         ("karl is our platform lead now", ("karl", "occupation", "platform lead")),
         ("rui from infra (he's our sre guy) approved", ("rui", "occupation", "sre guy")),
         ("anyway: tomas (field technician) says 5 valves are stuck", ("tomas", "occupation", "field technician")),
-        ("good news: ines got the job at the city library!! no more nights", ("ines", "employer", "City Library")),
-        ("i got the job at acme!!", ("user", "employer", "Acme")),
         ("oskar (production eng at the plant) sent the csvs", ("oskar", "occupation", "production eng at the plant")),
         ("i grew up in cork", ("user", "grew_up_in", "Cork")),
         ("he lived next to us in tralee when i was growing up", ("user", "grew_up_in", "Tralee")),
@@ -301,6 +296,9 @@ def test_a_bracketed_or_aged_name_is_a_key_below_the_answer_bar(text: str) -> No
         "sorry if we move to leeds, my wife hates it",
         "we moved from heroku to fly and the internet bill dropped",
         "if dani got the job at google we'd move",
+        "sorry if the fixture is confusing, my dog is called rex in it",  # an apology about test data: kept whole
+        "sorry if im wrong, my brother tom lives in leeds right",  # an apology that doubts what follows
+        "we just moved from nginx to traefik and now home assistant is unreachable",
         "the build got a job at the queue",
         "booked the venue for my son's birthday today",  # a day said of the booking, not of the birthday
         "kim (on the coach) texted",

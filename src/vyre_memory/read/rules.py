@@ -467,14 +467,7 @@ def _rules(r: _Reader) -> None:
             False,
             False,
         ),
-        (
-            r"\b(?:i|we)\s+(?:just\s+|finally\s+)?moved\s+(?:from\s+[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}\s+)?"
-            r"(?:in\s*to|to)\s+",
-            "moved_to",
-            0.65,
-            True,
-            False,
-        ),
+        (r"\b(?:i|we)\s+(?:just\s+|finally\s+)?moved\s+(?:in\s*to|to)\s+", "moved_to", 0.65, True, False),
         (r"\b(?:our|my)\s+new\s+(?:place|house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.6, False, False),
         (r"\bthe\s+new\s+(?:house|flat|apartment|home|condo)\s+in\s+", "lives_in", 0.55, False, False),
         (r"\bthe\s+new\s+place\s+in\s+", "lives_in", 0.55, True, False),
@@ -627,16 +620,6 @@ def _rules(r: _Reader) -> None:
         span = _place_at(low, orig, m.end(), max_tokens=3)
         if span:
             r.add("user", "employer", span, 0.6, m.start(), name=True)
-    # "dani got the job at the library", "i got the job at acme!!": a new employer, theirs or the person's
-    for m in re.finditer(
-        rf"\b(i|{_NAME})\s+(?:just\s+|finally\s+)?got\s+(?:the|a|that|her|his|my)\s+(?:new\s+)?job\s+(?:at|with)\s+"
-        r"(?:the\s+)?",
-        low,
-    ):
-        who = "user" if m.group(1) == "i" else m.group(1)
-        span = _place_at(low, orig, m.end(), max_tokens=3)
-        if span and (who == "user" or _name_at(low, orig, m.start(1), max_tokens=1)) and who not in KIN:
-            r.add(who, "employer", span, 0.6, m.start(), name=True)
 
     # occupation of others: "birgit (she's a pharmacist)", "dagny wenzel (our team lead)" --------------------
     for m in _at_words(

@@ -306,7 +306,9 @@ def _emit(text: str, start: int, end: int, out: list[Sentence]) -> None:
 
 
 # an apology that opens a sentence ("ugh sorry if im slow today, ..."): an aside of its own, not a condition on the rest
-_APOLOGY = re.compile(r"^(?:[^\W\d_]+[\s,!.]+){0,2}?sorry\s+if\b[^,;:()]{0,80}[,;]\s*", re.I)
+_APOLOGY = re.compile(r"^(?:[^\W\d_]+[\s,!.]+){0,2}?sorry\s+if\b[^,;:()\"“”]{0,80}[,;]\s*", re.I)
+# an apology that doubts what follows ("sorry if i'm wrong, ...") or speaks of test data stays part of it
+_HEDGED = re.compile(r"\b(?:wrong|mistaken|misremember\w*|remember\w*|forg[eo]t\w*)\b|" + _FIXTURE.pattern, re.I)
 
 
 def own_sentences(text: str) -> list[Sentence]:
@@ -318,7 +320,7 @@ def own_sentences(text: str) -> list[Sentence]:
             out.extend(_split_sentences(text, a, b))
     for i, s in enumerate(out):
         m = _APOLOGY.match(s.text)
-        if m and m.end() < len(s.text):
+        if m and m.end() < len(s.text) and not _HEDGED.search(m.group(0)):
             out[i] = Sentence(s.text[m.end() :], (s.span[0] + m.end(), s.span[1]))
     return [s for s in out if not _is_code_like(s.text)]
 
