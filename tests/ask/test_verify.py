@@ -184,6 +184,8 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Your wife is Dani.", [own(1, "my wife is Dani, she runs the bakery")], []),
         ("Your manager is Priya.", [own(1, "first day with priya as my manager, 1:1 at two")], []),
         ("Your wife is Dani.", [own(1, "dani (my wife) says hi")], []),
+        ("Your wife is Dani.", [own(1, "unrelated")], [("user", "spouse", "Dani")]),  # "dani and i got married"
+        ("Your husband is Dani.", [own(1, "dani and i got married in june, still writing cards")], []),
         ("Rafa, your father-in-law.", [own(1, "rafa (my father-in-law) had his knee done")], []),
         ("The refund bug was in refunds.py.", [own(1, "Sam's wife is Jordan", kind="tool_output")], []),
     ],
@@ -210,6 +212,8 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         ("Your wife is Jordan.", [own(1, "Went to the cinema with my wife and Jordan last night, great film.")], []),
         # what memory knows says otherwise
         ("Your wife is Jordan.", [own(1, "unrelated")], [("user", "sister", "Jordan")]),
+        ("Your wife is Jordan.", [own(1, "unrelated")], [("user", "spouse", "Dani")]),
+        ("Your sister is Dani.", [own(1, "unrelated")], [("user", "spouse", "Dani")]),
         ("Your sister is Jordan.", [own(1, "my wife's sister jordan is visiting")], []),
         ("Your father is Rafa.", [own(1, "rafa (my father-in-law) had his knee done")], []),
         ("Rafa is your father-in-law.", [own(1, "rafa (my father) had his knee done")], []),

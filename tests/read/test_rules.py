@@ -377,3 +377,32 @@ def test_a_thing_of_the_work_is_no_one_and_no_pet(text: str) -> None:
 )
 def test_a_name_before_a_verb_or_a_thing_of_theirs_is_still_read(text: str, fact: tuple[str, str, str]) -> None:
     assert fact in _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sorry if i'm distracted today, lucia and i got married feb 21 and we're still writing thank you cards",
+        "me and lucia are getting married in june!!",
+    ],
+)
+def test_a_wedding_of_the_person_is_a_spouse_key(text: str) -> None:
+    assert ("user", "spouse", "Lucia", 0.55) in {(c.subject, c.relation, c.object, c.confidence) for c in extract(text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tom and i are married to our jobs",
+        "should bob and i get married lol",
+        "nina and i got married in the game",
+        "kim and i got married then divorced",
+        "the intern and i got married lol",
+        "docker and i got married, its the only tool i use",
+        "if lucia and i got married we would move",
+        "i married the two branches",
+        "bringing marco and julia (wife) to the bbq",
+    ],
+)
+def test_no_spouse_from_a_marriage_to_a_thing_a_game_or_a_condition(text: str) -> None:
+    assert not {c for c in extract(text) if c.relation in ("spouse", "wife", "husband", "partner")}

@@ -269,6 +269,7 @@ class SessionKeys:
 _RELATION_WORDS: dict[str, list[str]] = {}
 for _word, _rel in KIN.items():
     _RELATION_WORDS.setdefault(_rel, []).append(_word)
+_RELATION_WORDS["spouse"] = ["married", "wife", "husband", "partner"]
 
 
 def relation_words(relation: str) -> str:

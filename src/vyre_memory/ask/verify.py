@@ -126,15 +126,18 @@ def verify(
 # one; neither does a verify model that agrees.
 
 _RELATION_WORDS: dict[str, str] = {w: r for w, r in KIN.items() if r in PEOPLE_RELATIONS}
-# A relation word also covers the narrower ones: "your partner" is told by a fact "wife".
+# A relation word also covers the narrower ones: "your partner" is told by a fact "wife". A wife or husband is
+# told by a spouse too ("sam and i got married" says who, not which word the person would use).
 _COVERS: dict[str, frozenset[str]] = {
-    "partner": PARTNER_RELATIONS,
+    "partner": PARTNER_RELATIONS | {"spouse"},
+    "wife": frozenset({"wife", "spouse"}),
+    "husband": frozenset({"husband", "spouse"}),
     "child": frozenset({"child", "son", "daughter"}),
     "son": frozenset({"son", "child"}),
     "daughter": frozenset({"daughter", "child"}),
     "friend": frozenset({"friend", "family_friend"}),
     "family_friend": frozenset({"family_friend", "friend"}),
-    "spouse": frozenset({"wife", "husband", "partner"}),
+    "spouse": frozenset({"wife", "husband", "partner", "spouse"}),
 }
 _REL_ALT = "|".join(sorted((re.escape(w) for w in _RELATION_WORDS), key=len, reverse=True))
 _CHAIN = rf"(?:(?:{_REL_ALT})(?:'s|’s)\s+(?:[\w-]+\s+){{0,2}}?)*"

@@ -26,8 +26,8 @@ THING_RELATIONS = words(
     "pet pet_kind phone lives_in moved_to grew_up_in home_city lives_with car laptop employer job_title school teacher "
     "birthday anniversary allergy likes occupation hobby schedule called holiday_in"
 )
-# Read by the rules only (the model reader is not asked for them): "turns 80", "2nd grade".
-RULE_RELATIONS = words("age grade")
+# Read by the rules only (the model reader is not asked for them): "turns 80", "2nd grade", "sam and i got married".
+RULE_RELATIONS = words("age grade spouse")
 RELATIONS = PEOPLE_RELATIONS | THING_RELATIONS | RULE_RELATIONS
 
 # Relations whose value changes over time: the newest statement wins.

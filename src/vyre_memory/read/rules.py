@@ -131,6 +131,10 @@ KIN_RELATIONS = frozenset(KIN.values()) | {"family_friend"}
 _CHILD_AGE = r"(?:1[0-7]|[1-9])\s*(?:yo|y/o|-?\s*year[-\s]old)\b"
 # a role's head in shorthand, read only as the last of at most three words in brackets ("production eng")
 _SHORT_ROLE_HEADS = words("eng technician contractor carer caretaker nanny babysitter cleaner tutor")
+_NOT_A_WEDDING = re.compile(
+    r"\b(?:dream\w*|game|sims?|simulation|past life|kidding|jk|joke|e\.g|example|sample|test|fixture|pretend|"
+    r"imagine|suppose|divorced?|separated|split up|officiant|celebrant|on paper|should|would|could|let'?s)\b"
+)
 _AWAY_KIN = words("sister brother mother father aunt uncle cousin grandmother grandfather friend nephew niece")
 # someone who stays until they find a place of their own, or is moving here: where they came from is home no more
 _RELOCATING = re.compile(
@@ -326,6 +330,23 @@ def _rules(r: _Reader) -> None:
         rel = _relation_for(word)
         if rel:
             r.add("user", rel, span, 0.65, m.start(2), name=True)
+
+    # "lucia and i got married", "me and sam are getting married": the person's spouse, a key. Not "married to our
+    # jobs", not "should we get married", nor married in a game, a dream, an example or a joke
+    if not _NOT_A_WEDDING.search(low):
+        for m in re.finditer(
+            rf"\b(?:me\s+(?:and|&)\s+({_NAME})|({_NAME})\s+(?:and|&)\s+(?:i|me))\s+(?:just\s+|finally\s+)?"
+            rf"(?:got|are\s+getting|'re\s+getting)\s+married\b(?!\s+to\b)",
+            low,
+        ):
+            span = _name_at(low, orig, m.start(1) if m.group(1) else m.start(2), max_tokens=1)
+            if (
+                span
+                and not re.search(r"\b(?:the|a|an|my|our|his|her|their|your)\s+$", low[: span[0]])
+                and not (r.of_the_work(low[span[0] : span[1]]) or _is_tool(low[span[0] : span[1]]))
+                and not CONDITION.search(low[max(0, m.start() - 30) : m.start()])
+            ):
+                r.add("user", "spouse", span, 0.55, m.start(), name=True)
 
     # "marisol's flying in from lisbon friday (my sister, ...)" ----------------------------------------------
     for m0 in _at_words(
