@@ -136,6 +136,20 @@ def test_who_asked_names_everyone_the_one_report_names() -> None:
     assert other is not None and answer_who(other, said) is None
 
 
+def test_who_suggested_is_told_by_what_someone_said_we_should_do() -> None:
+    from vyre_memory.ask.attribution_questions import Said, answer_who, parse_who_question
+    from vyre_memory.ask.personal_questions import KnownFact
+
+    obj = "said in standup we should put a unique index on the event id"
+    said = [Said(KnownFact("bea", "said", obj, 0.6, "2026-01-01", "0"), f"bea {obj}", "billing")]
+    query = parse_who_question("who suggested the unique index on the event id")
+    assert query is not None
+    got = answer_who(query, said)
+    assert got is not None and got.text.startswith("Bea")
+    other = parse_who_question("who suggested the retry queue")
+    assert other is not None and answer_who(other, said) is None
+
+
 def test_a_changing_value_asked_as_it_is_now_is_not_told_from_months_ago(tmp_path: Path) -> None:
     """A car, a laptop, a job title: asked "these days", a statement older than STALE_DAYS is what was known then,
     not today's answer; asked without "now", or soon after it was said, it is told. A home is kept."""

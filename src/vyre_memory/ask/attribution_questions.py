@@ -34,7 +34,7 @@ RIVAL_MARGIN = 0.2  # another person's report this close makes the answer doubtf
 _COMPATIBLE = {
     "say": frozenset({"say", "report", "suggest", "ask", "talk"}),
     "report": frozenset({"report", "say"}),
-    "suggest": frozenset({"suggest", "ask"}),
+    "suggest": frozenset({"suggest", "ask", "say"}),  # "who suggested X": "ana said we should X"
     "ask": frozenset({"ask", "suggest"}),
     "ran": frozenset({"ran", "own"}),
     "wrote": frozenset({"wrote", "own"}),
