@@ -488,6 +488,21 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
 
 
 @pytest.mark.parametrize(
+    ("question", "said", "told"),
+    [
+        ("how many replicas did the db have before the migration", "One replica; now there are two", "One replica"),
+        ("what was the quota at the start of the term", "1800 a month (raised to 2600 in May)", "1800 a month"),
+        ("what was the quota originally", "1800 a month, changed to 2600 in May", "1800 a month"),
+        ("what is the quota now", "2600 a month (raised from 1800)", "2600 a month"),  # the replaced value: history
+    ],
+)
+def test_an_earlier_value_is_told_without_the_value_that_came_after_it(question: str, said: str, told: str) -> None:
+    cited = [passage(1, "the db had one replica; now there are two. quota 1800 a month, changed to 2600 in May")]
+    result = answer_with_model(question, cited, FakeModel([reply(said, [1])]), now=NOW, qclass="number")
+    assert result.answer == told
+
+
+@pytest.mark.parametrize(
     ("said", "told"),
     [
         ("1Gi (set in the helm chart; replaced 512Mi in May)", "1Gi"),  # anywhere in the aside, said or not

@@ -87,6 +87,17 @@ _HISTORY_ASIDE = re.compile(
     re.I,
 )
 _WORKING = re.compile(r"\sto\s|→|->", re.I)
+# A question asking for a value as it was before ("how many replicas before the migration", "what was the quota at
+# the start") is not told the value that came after it: an aside saying what it is now or was changed to goes
+# ("1 (now 2)", "1800 a month (raised to 2600 in november)", "one replica; now there are two").
+_EARLIER = re.compile(
+    r"\b(?:before|originally|original|initially|at first|at the (?:start|beginning)|used to|previously|first)\b", re.I
+)
+_LATER_ASIDE = re.compile(
+    rf"\s*\([^()]*\b(?:now|currently|today|(?:{_CHANGED})\s+to)\b[^()]*\)"
+    rf"|[,;]\s+(?:(?:and|but)\s+)?(?:now|currently|today|(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+to)\b[^,;()]*",
+    re.I,
+)
 # "Postgres, not MySQL", "async (not a synchronous call)": an aside naming what the answer is not, the alternative
 # passed over, is not the answer either. It ends where its clause does; a "not" that qualifies ("not until friday",
 # "not counting the intern", "no, not anymore") is no alternative and stays.
@@ -105,6 +116,11 @@ _CONTRAST_ASIDE = re.compile(
     rf"{_PASSED_OVER}|\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()—–]*?(?=\s*[,;)—–]|\.(?:\s|$)|$)", re.I
 )
 _YES_NO = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\W*", re.I)
+
+
+def without_later(question: str, answer: str) -> str:
+    """`answer` to a question asking for an earlier value without asides telling the value that came after it."""
+    return _LATER_ASIDE.sub("", answer).strip() if _EARLIER.search(question) else answer
 
 
 def without_history(answer: str) -> str:
@@ -345,5 +361,7 @@ def answer_with_model(
                 continue
             return done(_abstain("unparseable output"))
         one_name, value = qclass in _ONE_NAME, asks_value(question, qclass)
+        if value and out.answer:
+            out = replace(out, answer=without_later(question, out.answer) or out.answer)
         return done(check_answer(out, shown, current=current, one_name=one_name, value=value))
     raise AssertionError("unreachable")  # pragma: no cover
