@@ -40,6 +40,7 @@ from .configs import READ_PASSAGES, get_config
 from .grounding import quote_for
 from .injection import carries_injection
 from .retrieve import within_chars
+from .settings import newest_setting
 from .understand import understand
 from .vote import decide
 
@@ -182,6 +183,7 @@ class Pipeline:
         # 5. answer
         yield Event("memory.thinking", ask_id, "reading")
         mark = time.perf_counter()
+        bar = threshold(u.qclass, self.memory.config.raw.get("thresholds"))
         answer_backend = self._backend("answer")
         answer: str | None = None
         confidence = 0.0
@@ -210,9 +212,17 @@ class Pipeline:
                 quotes = {p.id: quote_for(out.answer, p.text) for p in cite}  # the sentences that ground it
         elif (wanted := asked(question, u)) is not None:
             # text that gives instructions to an AI is no evidence for the vote either
-            got = decide(wanted, [p for p in passages if not carries_injection(p.text)], off=extractors_off)
+            clean = [p for p in passages if not carries_injection(p.text)]
+            got = decide(wanted, clean, off=extractors_off)
             if got is not None and u.about_user:
                 got = got if _in_own_words(question, got.cite, got.quote) else None
+            if (got is None or got.confidence < bar) and u.window is None and not u.about_user:
+                # a setting asked as it is now: the value the newest edit gave it
+                retriever = self.memory.retriever
+                setting = newest_setting(
+                    wanted, clean, lambda name, value, p: retriever.changed_since(name, value, p, scope, now)
+                )
+                got = setting or got
             if got is not None:
                 answer, confidence, cite = got.answer, got.confidence, list(got.cite)
                 quotes = {p.id: got.quotes.get(p.id, got.quote) for p in got.cite}  # each its own sentence
@@ -254,7 +264,6 @@ class Pipeline:
 
         # 7. abstention
         mark = time.perf_counter()
-        bar = threshold(u.qclass, self.memory.config.raw.get("thresholds"))
         if answer is not None and confidence >= bar:
             sources = tuple(p.source(quotes.get(p.id)) for p in cite)
             result = AskResult(

@@ -27,6 +27,7 @@ import numpy as np
 from ..contract import AGENT_FORMATS, ASSISTANT, TOOL_CALL, TOOL_OUTPUT, TYPED, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
+from ..read.changes import changed_lines
 from ..read.derive import (
     ASIDE_REPLIES_KEY,
     ASIDES_KEY,
@@ -42,12 +43,13 @@ from ..read.derive import (
     moments_of,
     moments_version,
 )
+from ..read.moments import FILE_PATH
 from ..read.relations import ALIKE, RELATION_GROUPS, category_members, kin_words, life_context
 from ..read.trust import holds_pasted
 from ..store.passages import EMBED_CLASSES, PassageRow, rarest_within
 from ..store.sqlite import Store, fts_query, fts_words
 from ..store.vectors import VectorIndex
-from ..text import STOP, parse_ts, project_name
+from ..text import STOP, parse_ts, project_name, sentences
 from . import vector_files
 from .configs import RetrievalConfig, get_config
 from .derived_vectors import DerivedIndex, DerivedKind
@@ -708,6 +710,54 @@ class Retriever:
                 break
         return within_chars(out, chars) if chars is not None else out
 
+    def changed_since(self, name: str, value: str, after: Passage, scope: Scope, now: datetime) -> bool:
+        """Whether the setting `name` that the edit `after` set to `value` may hold another value at `now` (in
+        `scope`): a later edit puts in a line naming it; a later tool call names it (a write, a shell command, a
+        deploy's environment); the person or the assistant later says it with another number; an edit of another
+        project sets it too; or a later git command puts its file back."""
+        named = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        spoken = re.compile(rf"(?<![\w-]){re.escape(_CAMEL.sub(' ', name).replace('_', ' ').lower())}(?![\w-])")
+        allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
+        horizon, since = _iso(now), after.ts or ""
+        told = value.split()[0].rstrip("%")
+        for m in self._moments(CHANGES).moments:
+            ts = m.ts or ""
+            if ts > horizon or (m.session == after.session and after.seq in m.seqs):
+                continue
+            if (allowed is not None and m.session not in allowed) or not spoken.search(m.text.lower()):
+                continue
+            turn = next(iter(self.store.turns(m.session, start=m.seqs[0], end=m.seqs[0] + 1)), None)
+            if turn is None or not any(named.search(line) for _, line in changed_lines(turn.text)):
+                continue  # its key names it in what its session was asked, not in a line it puts in
+            if ts >= since or turn.cwd != after.cwd:
+                return True  # set again, or set in another project too
+        for hit in self.store.search(name, limit=200):
+            t, ts = hit.turn, hit.turn.ts or ""
+            if ts > horizon or (allowed is not None and t.session not in allowed):
+                continue
+            if t.session == after.session and t.seq <= after.seq + 1:
+                continue  # the edit itself and what it printed
+            if t.kind == TOOL_CALL and t.name not in _READS and named.search(t.text):
+                if ts > since or (t.cwd != after.cwd and t.name in _EDITS):
+                    return True  # named by a later call, or edited in another project
+            elif t.kind in (TYPED, ASSISTANT) and ts > since:
+                said = [x for x in sentences(t.text) if named.search(x) or spoken.search(x.lower())]
+                if any(n != told for x in said for n in re.findall(r"\d+(?:\.\d+)?", x)):
+                    return True  # said later with another number ("put it back to 100 by hand")
+        path = FILE_PATH.search(after.text)
+        file = path.group(1).strip().rsplit("/", 1)[-1] if path else ""
+        for query in dict.fromkeys(q for q in (file, "checkout restore revert reset hard stash") if q):
+            for hit in self.store.search(query, limit=200):
+                t = hit.turn
+                if (
+                    t.kind == TOOL_CALL
+                    and t.cwd == after.cwd
+                    and since < (t.ts or "") <= horizon
+                    and _RESTORES.search(t.text)
+                ):
+                    return True  # files put back as they were ("git checkout -- config/sync.py", "git stash")
+        return False
+
     def _projects_named(self, question: str) -> frozenset[str]:
         """The names of the project folders `question` names, lowercased: by the whole name as a word
         ("billing-api"), or by a part of it that names that project alone ("the kiosk" for "harbour-kiosk":
@@ -1149,6 +1199,14 @@ def _compounds(terms: Sequence[str]) -> list[str]:
 # the lists of turns a reader kept as a release, an incident or a decision: such a turn was judged already (the
 # command that deployed is the release), so it takes no prior of its kind of turn
 _JUDGED = frozenset(kind.name for kind in MOMENT_KINDS)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# a git command that puts files back as they were (not "git checkout -b", which starts a branch)
+_RESTORES = re.compile(
+    r"\bgit\s+(?:checkout\s+(?!-[bB]\b)|restore\b|revert\b|reset\s+--hard\b|stash\b(?!\s+(?:list|show)))"
+)
+_EDITS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "edit", "write"})
+# tools that only read: a later call of one that names a setting changes nothing
+_READS = frozenset({"Read", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite", "read", "grep"})
 
 
 def _holds(sorted_ids: Sequence[int], pid: int) -> bool:

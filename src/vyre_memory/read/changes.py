@@ -21,7 +21,7 @@ from difflib import SequenceMatcher
 from ..contract import TOOL_CALL, Turn
 from .moments import FILE_PATH, KEY_CHARS, Moment
 
-__all__ = ["change_in", "edited_lines"]
+__all__ = ["change_in", "changed_lines", "edited_lines"]
 
 _EDIT = re.compile(r"^old_string: (.*?)\nnew_string: (.*?)(?=\nreplace_all: |\Z)", re.S | re.M)
 _EDITS = re.compile(r"^edits: (.*)", re.S | re.M)
@@ -92,7 +92,7 @@ def _new_number(line: str, old: str) -> bool:
     )
 
 
-def _changed(text: str) -> list[tuple[str, str]]:
+def changed_lines(text: str) -> list[tuple[str, str]]:
     """(file, line) for each line a file-editing call's text puts in that gives a setting a new number: one that
     replaces, at the same place, a line it takes out with another number where they first differ."""
     name = text.split("\n", 1)[0].strip()
@@ -109,7 +109,7 @@ def edited_lines(text: str) -> list[str]:
     """The lines a file-editing call's text puts in that give a setting a new number: each replaces a line it takes
     out with another number where they first differ ("pool-size: 10" made "pool-size: 25"); empty for any other
     call, and for an edit that only adds lines (a changelog's entry), keeps its numbers or bumps a version."""
-    return [line for _, line in _changed(text)]
+    return [line for _, line in changed_lines(text)]
 
 
 def change_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> Moment | None:
@@ -118,7 +118,7 @@ def change_in(turn: Turn, about: Callable[[str], str] = lambda session: "") -> M
     of many changes."""
     if turn.kind != TOOL_CALL:
         return None
-    changed = _changed(turn.text)
+    changed = changed_lines(turn.text)
     if not changed:
         return None
     file = changed[0][0].rsplit("/", 1)[-1]
