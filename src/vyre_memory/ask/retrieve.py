@@ -27,7 +27,7 @@ import numpy as np
 from ..contract import AGENT_FORMATS, ASSISTANT, TOOL_CALL, TOOL_OUTPUT, TYPED, Passage, Scope
 from ..errors import StoreError
 from ..read.asides import personal_question, withhold_personal
-from ..read.changes import changed_lines
+from ..read.changes import name_words
 from ..read.derive import (
     ASIDE_REPLIES_KEY,
     ASIDES_KEY,
@@ -712,26 +712,15 @@ class Retriever:
 
     def changed_since(self, name: str, value: str, after: Passage, scope: Scope, now: datetime) -> bool:
         """Whether the setting `name` that the edit `after` set to `value` may hold another value at `now` (in
-        `scope`): a later edit puts in a line naming it; a later tool call names it (a write, a shell command, a
-        deploy's environment); the person or the assistant later says it with another number; an edit of another
-        project sets it too; or a later git command puts its file back."""
+        `scope`): a later tool call names it (an edit, a write, a shell command, a deploy's environment); the person
+        or the assistant later says it with another number; an edit of another project sets it too; or a later git
+        command puts files back."""
         named = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
-        spoken = re.compile(rf"(?<![\w-]){re.escape(_CAMEL.sub(' ', name).replace('_', ' ').lower())}(?![\w-])")
+        spoken = re.compile(rf"(?<![\w-]){re.escape(' '.join(name_words(name)).lower())}(?![\w-])")
         allowed = self.directory.refresh(self.store).sessions_in(self.store, scope)
         horizon, since = _iso(now), after.ts or ""
         told = value.split()[0].rstrip("%")
-        for m in self._moments(CHANGES).moments:
-            ts = m.ts or ""
-            if ts > horizon or (m.session == after.session and after.seq in m.seqs):
-                continue
-            if (allowed is not None and m.session not in allowed) or not spoken.search(m.text.lower()):
-                continue
-            turn = next(iter(self.store.turns(m.session, start=m.seqs[0], end=m.seqs[0] + 1)), None)
-            if turn is None or not any(named.search(line) for _, line in changed_lines(turn.text)):
-                continue  # its key names it in what its session was asked, not in a line it puts in
-            if ts >= since or turn.cwd != after.cwd:
-                return True  # set again, or set in another project too
-        for hit in self.store.search(name, limit=200):
+        for hit in self.store.search(name, limit=500):
             t, ts = hit.turn, hit.turn.ts or ""
             if ts > horizon or (allowed is not None and t.session not in allowed):
                 continue
@@ -1199,7 +1188,6 @@ def _compounds(terms: Sequence[str]) -> list[str]:
 # the lists of turns a reader kept as a release, an incident or a decision: such a turn was judged already (the
 # command that deployed is the release), so it takes no prior of its kind of turn
 _JUDGED = frozenset(kind.name for kind in MOMENT_KINDS)
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # a git command that puts files back as they were (not "git checkout -b", which starts a branch)
 _RESTORES = re.compile(
     r"\bgit\s+(?:checkout\s+(?!-[bB]\b)|restore\b|revert\b|reset\s+--hard\b|stash\b(?!\s+(?:list|show)))"

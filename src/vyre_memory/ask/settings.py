@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from ..contract import TOOL_OUTPUT, Passage
-from ..read.changes import changed_lines
+from ..read.changes import changed_lines, name_words
 from ..text import content_words, project_name
 from .answer_types import Asked
 from .vote import Extracted
@@ -37,7 +37,6 @@ _ASKING = frozenset(content_words("now current currently rn moment today default
 _ASSIGN = re.compile(r"(?<![=!<>:])=(?![=>])")
 _COLON = re.compile(r":(?![:=])")
 _NAME = re.compile(r"[A-Za-z_][\w.-]*")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # the value, with a unit written after it, then nothing but the line's end, a closing mark or a comment: not
 # "10 * 60 * 1000", "60 if PROD else 5", "timedelta(hours=2, minutes=30)"
 _VALUE = re.compile(
@@ -78,10 +77,6 @@ _LIMIT = frozenset(content_words("max maximum min minimum limit cap threshold"))
 _FAILED = re.compile(r"tool_use_error|doesn't want to proceed|was rejected|string to replace not found|\berror:", re.I)
 
 
-def _words_of(name: str) -> list[str]:
-    return [w for w in re.split(r"[_.\-\s]+", _CAMEL.sub(" ", name)) if w]
-
-
 def assignment(line: str) -> tuple[str, frozenset[str], str] | None:
     """(the name set, its words, the value with its unit) of an edited line that gives one setting a number:
     `MAX_ITEMS = 12`, `pool-size: 25`, `"ttl": 900,`, `PollInterval: 500 * time.Millisecond`; None for any other line
@@ -102,7 +97,7 @@ def assignment(line: str) -> tuple[str, frozenset[str], str] | None:
     if not names or value is None:
         return None
     name = names[-1]
-    words = _words_of(name)
+    words = name_words(name)
     # a unit after the number, in Go's time, or in the line's comment (kept as the comment writes it: "48 hours")
     unit = (value.group(2) or "").lower() or _GO_UNITS.get((value.group(3) or "").lower(), "") or (value.group(4) or "")
     if not unit:
@@ -146,13 +141,13 @@ def newest_setting(
     found: list[tuple[int, str, Passage, str, str, str]] = []
     for p in passages:
         for file, name, words, said, line in _settings(p):
-            where = set(content_words(" ".join([project_name(p.cwd), *_words_of(file)])))
+            where = set(content_words(" ".join([project_name(p.cwd), *name_words(file)])))
             hit = len(terms & words)
             if hit < MIN_WORDS or not terms <= words | where:
                 continue  # every word of the question names the setting, its project or its file
             if any(len(w) > 2 and w not in _PLAIN for w in words - terms):
                 continue  # a word of the name the question lacks: "postgres pool size" for "redis pool size"
-            if (_ENVIRONMENTS & set(content_words(" ".join(_words_of(file))))) - terms:
+            if (_ENVIRONMENTS & set(content_words(" ".join(name_words(file))))) - terms:
                 continue  # a file of another environment than asked ("config/dev.yaml")
             if asked.type == "count" and (_LIMIT & words) - terms:
                 continue  # "how many users": not MAX_USERS

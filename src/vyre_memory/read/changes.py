@@ -21,7 +21,7 @@ from difflib import SequenceMatcher
 from ..contract import TOOL_CALL, Turn
 from .moments import FILE_PATH, KEY_CHARS, Moment
 
-__all__ = ["change_in", "changed_lines", "edited_lines"]
+__all__ = ["change_in", "changed_lines", "edited_lines", "name_words"]
 
 _EDIT = re.compile(r"^old_string: (.*?)\nnew_string: (.*?)(?=\nreplace_all: |\Z)", re.S | re.M)
 _EDITS = re.compile(r"^edits: (.*)", re.S | re.M)
@@ -31,6 +31,12 @@ _PATCHED = re.compile(r"^\*\*\* (?:Update|Add) File: (.+)$", re.M)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:[^\W\d_]{1,3})?(?![\w.])")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _CUT = " …"  # how a rendered tool call ends a field it cut short (ingest.text.render_tool_input)
+
+
+def name_words(name: str) -> list[str]:
+    """The words of a compound name as written: "PollInterval" is "Poll", "Interval"; "SYNC_BATCH_SIZE" is "SYNC",
+    "BATCH", "SIZE"."""
+    return [w for w in re.split(r"[_.\-\s]+", _CAMEL.sub(" ", name)) if w]
 
 
 def _lines(field: str) -> list[str]:
