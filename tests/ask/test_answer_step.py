@@ -490,6 +490,22 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
 @pytest.mark.parametrize(
     ("question", "said", "told"),
     [
+        ("when did we deploy 0.7.0", "Not deployed yet: planned for March", None),
+        ("when did we deploy 0.7.0", "Not until 3 March (it waited for the deadline)", "Not until 3 March"),
+        ("did we deploy 0.7.0", "No, planned for March", "No, planned for March"),
+    ],
+)
+def test_a_question_of_when_told_it_has_not_happened_is_not_sure(question: str, said: str, told: str | None) -> None:
+    cited = [passage(1, "0.7.0 is not deployed yet, planned for March; not until 3 March, it waited for the deadline")]
+    result = answer_with_model(question, cited, FakeModel([reply(said, [1])]), now=NOW, qclass="deploy")
+    assert result.answer == told
+    if told is None:
+        assert result.abstained and "not happened" in result.reason and result.known == [said]
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "told"),
+    [
         ("how many replicas did the db have before the migration", "One replica; now there are two", "One replica"),
         ("what was the quota at the start of the term", "1800 a month (raised to 2600 in May)", "1800 a month"),
         ("what was the quota originally", "1800 a month, changed to 2600 in May", "1800 a month"),

@@ -118,6 +118,21 @@ _CONTRAST_ASIDE = re.compile(
 _YES_NO = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\W*", re.I)
 
 
+# "when did we deploy 0.7.0" answered "not deployed yet": a question of when told that it has not happened has no
+# answer; what the model said is what memory knows
+_WHEN = re.compile(r"^\W*(?:and |so )?(?:when\b|what (?:date|day)\b)", re.I)
+_NOT_HAPPENED = re.compile(
+    r"^\W*(?:not|no|never|none|(?:it |that )?(?:has|have|had|is|was|did|does)(?:n'?t| not))\b", re.I
+)
+
+
+def not_happened(question: str, answer: str) -> bool:
+    """Whether `answer` to a question of when says it has not happened, its first clause naming no day ("not
+    deployed yet: planned for march, nothing went out on 1 feb"; not "not until 3 march")."""
+    head = re.split(r"[:;,(—–]|\s-\s", answer, maxsplit=1)[0]
+    return bool(_WHEN.match(question) and _NOT_HAPPENED.match(answer) and not grounding.named_dates(head))
+
+
 def without_later(question: str, answer: str) -> str:
     """`answer` to a question asking for an earlier value without asides telling the value that came after it."""
     return _LATER_ASIDE.sub("", answer).strip() if _EARLIER.search(question) else answer
@@ -360,6 +375,9 @@ def answer_with_model(
                 req = prompt.retry_request(req)
                 continue
             return done(_abstain("unparseable output"))
+        if out.answer and not out.abstain and not_happened(question, out.answer):
+            known = _grounded_known([out.answer, *out.known], shown)
+            return done(_abstain("it has not happened", known=known))
         one_name, value = qclass in _ONE_NAME, asks_value(question, qclass)
         if value and out.answer:
             out = replace(out, answer=without_later(question, out.answer) or out.answer)
