@@ -406,3 +406,15 @@ def test_a_wedding_of_the_person_is_a_spouse_key(text: str) -> None:
 )
 def test_no_spouse_from_a_marriage_to_a_thing_a_game_or_a_condition(text: str) -> None:
     assert not {c for c in extract(text) if c.relation in ("spouse", "wife", "husband", "partner")}
+
+
+@pytest.mark.parametrize(
+    ("text", "school"),
+    [
+        ("ani started at setu infra today, first day nerves", None),  # a business: a job, not a school
+        ("noor started at the new job at the clinic today", None),
+        ("leo started at little acorns today", "Little Acorns"),
+    ],
+)
+def test_a_job_started_at_a_business_is_no_school(text: str, school: str | None) -> None:
+    assert [c.object for c in extract(text) if c.relation == "school"] == ([school] if school else [])

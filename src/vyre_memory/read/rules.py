@@ -135,6 +135,12 @@ _NOT_A_WEDDING = re.compile(
     r"\b(?:dream\w*|game|sims?|simulation|past life|kidding|jk|joke|e\.g|example|sample|test|fixture|pretend|"
     r"imagine|suppose|divorced?|separated|split up|officiant|celebrant|on paper|should|would|could|let'?s)\b"
 )
+# what a place someone starts at is called when it is a business, and the words of a sentence about a job
+_A_BUSINESS = words(
+    "infra solar solutions consultants consulting labs systems technologies tech ltd inc llc gmbh group bank "
+    "hospital clinic studio studios agency partners capital energy logistics software health pharmacy firm corp"
+)
+_AT_WORK = re.compile(r"\b(?:new job|job|hired|offer|role|position|notice|first day at work|colleagues?|boss)\b")
 _AWAY_KIN = words("sister brother mother father aunt uncle cousin grandmother grandfather friend nephew niece")
 # someone who stays until they find a place of their own, or is moving here: where they came from is home no more
 _RELOCATING = re.compile(
@@ -440,6 +446,8 @@ def _rules(r: _Reader) -> None:
         subj = _name_at(low, orig, m.start(1), max_tokens=1)
         place = _place_at(low, orig, m.end())
         if subj and place and low[subj[0] : subj[1]] not in ("i", "we"):
+            if words(low[place[0] : place[1]]) & _A_BUSINESS or _AT_WORK.search(low):
+                continue  # "ani started at setu infra today": a job, not a school
             r.add(low[subj[0] : subj[1]], "school", place, 0.5, m.start(), name=True)
 
     # teacher: "her teacher is mr okafor", "ottilie's teacher is ms brandt" ----------------------------------
