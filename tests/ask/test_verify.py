@@ -187,6 +187,12 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Your wife is Dani.", [own(1, "unrelated")], [("user", "spouse", "Dani")]),  # "dani and i got married"
         ("Your husband is Dani.", [own(1, "dani and i got married in june, still writing cards")], []),
         ("Rafa, your father-in-law.", [own(1, "rafa (my father-in-law) had his knee done")], []),
+        # a bare relation word set right by the name: in brackets, or after "that's"
+        ("Your wife is Dani.", [own(1, "fyi dani (wife) is home this week so expect noise")], []),
+        ("Aniruddha", [own(1, "btw ani (husband, aniruddha) says the dashboard is slow")], []),
+        ("Your mother is Rosa.", [own(1, "the screen says 'morning rosa' thats mum")], []),
+        # the fiance in what memory knows, and the person has married since
+        ("Your wife is Dani.", [own(1, "back from the trip!! officially married now")], [("user", "fiance", "Dani")]),
         ("The refund bug was in refunds.py.", [own(1, "Sam's wife is Jordan", kind="tool_output")], []),
     ],
 )
@@ -218,6 +224,18 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         ("Your father is Rafa.", [own(1, "rafa (my father-in-law) had his knee done")], []),
         ("Rafa is your father-in-law.", [own(1, "rafa (my father) had his knee done")], []),
         ("Jordan", [own(1, "Sam's wife is Jordan.", kind="tool_output")], []),
+        # a bare relation word that is someone else's, or names no one by it
+        ("Your wife is Jordan.", [own(1, "tom's family is visiting: jordan (wife) is a dev too")], []),
+        ("Your wife is Jordan.", [own(1, "my coworker came with jordan (wife) to the party")], []),
+        ("Your husband is Jordan.", [own(1, "jen married jordan (husband) last year")], []),
+        ("Your son is Jordan.", [own(1, "dan brought his kid jordan (son) to the office")], []),
+        ("Your wife is Jordan.", [own(1, "met jordan (wife of the client) at the demo")], []),
+        ("Your father is Jordan.", [own(1, "jordan (father-in-law) had his knee done")], []),
+        ("Your mother is Jordan.", [own(1, "jordan, thats mum's neighbour")], []),
+        # a fiance, not married yet; married, but to no one memory knows as the fiance
+        ("Your wife is Jordan.", [own(1, "we're getting married in june")], [("user", "fiance", "Jordan")]),
+        ("Your wife is Jordan.", [own(1, "officially married now")], []),
+        ("Your wife is Jordan.", [own(1, "officially married now")], [("user", "sister", "Jordan")]),
     ],
 )
 def test_own_words_do_not_agree(answer: str, cited: list[Passage], facts: list[tuple[str, str, str]]) -> None:

@@ -12,7 +12,9 @@ Guarantees:
   ("Your wife is Dani"; "Dani" to "what's my wife's name"; see `user_relations`) agrees only when each name and
   relation it tells is a stored personal fact, or is said in an own sentence of a cited turn the person typed in
   a session they ran (the trust rules of `read/`: not a question, quote, paste, joke or negation), in a turn
-  that carries no injection and a sentence that is no instruction to an AI (`injection`). Tool output, assistant
+  that carries no injection and a sentence that is no instruction to an AI (`injection`): "my wife dani", or a
+  bare relation word set right by the name ("dani (wife)", "dani, thats mum") with no one else's family in the
+  sentence before it; or the person's fiance in what memory knows, once an own sentence says they married. Tool output, assistant
   turns, pasted mail and an obliging verify model never make one. An answer that tells no such relation agrees.
 """
 
@@ -258,11 +260,41 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
     for c in extract(sentence):
         if c.relation in covers and (rel.chained or c.subject == "user") and names_match(rel.name, c.object):
             return True
+    names = [rel.name, *rel.name.split()[:1]]
     for m in _OWN_MENTION.finditer(sentence):
         if _relation_of(m) not in covers or (bool(m.group("chain")) and not rel.chained):
             continue
-        if _names_it(sentence, m.start(), m.end(), [rel.name, *rel.name.split()[:1]]):
+        if _names_it(sentence, m.start(), m.end(), names):
             return True
+    return not rel.chained and _bare_names_it(sentence, names, covers)
+
+
+# Said after someone else's family or a wedding, a bare relation word may be theirs: "tom's family is here: rita
+# (wife)", "he brought his kid leo (son)", "jen married mark (husband)", "came with my coworker and kate (wife)".
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:his|her|their|its|married|coworkers?|colleagues?|friends?|clients?|boss|manager)\b|"
+    r"\b(?!(?:it|that|he|she|let|what|there|here|who|where|how)['’]s\b)\w+['’]s\b",
+    re.IGNORECASE,
+)
+
+
+def _bare_names_it(sentence: str, names: Sequence[str], covers: frozenset[str]) -> bool:
+    """Whether a relation word with no owner, set right by a name, names it: "ani (husband)", "(husband, ani)",
+    "ilse, thats mum". Said so in the person's own words, the relation is theirs; one with an owner ("her
+    husband"), a chain ("husband's", "husband of") or an in-law is not read here."""
+    for name in dict.fromkeys(n for n in names if n.strip()):
+        n = re.escape(name)
+        for pattern in (
+            rf"(?<![\w'’]){n}\s*\(\s*(?P<rel>{_REL_ALT})\s*[,)]",
+            rf"\(\s*(?P<rel>{_REL_ALT})\s*[,:]?\s*{n}(?![\w'’])",
+            rf"(?<![\w'’]){n}['’\"]?\s*[,;-]?\s*(?:that['’]?s|this\s+is)\s+(?P<rel>{_REL_ALT})(?![\w'’-])"
+            rf"(?!\s+(?:of|to|in|from|for)\b)",
+        ):
+            for m in re.finditer(pattern, sentence, re.IGNORECASE):
+                if _RELATION_WORDS[m.group("rel").lower()] in covers and not _SOMEONE_ELSES.search(
+                    sentence[: m.start()]
+                ):
+                    return True
     return False
 
 
@@ -286,6 +318,25 @@ def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool
     return False
 
 
+# "officially married now", "we got married on saturday": the person says they married, naming no one
+_GOT_MARRIED = re.compile(
+    r"\b(?:(?:got|are|am|were)\s+(?:(?:officially|finally|just)\s+)?married|(?:officially|finally|just)\s+married|"
+    r"married\s+now)\b",
+    re.IGNORECASE,
+)
+
+
+def _married_since(rel: UserRelation, facts: Sequence[tuple[str, str, str]], sentences: Sequence[str]) -> bool:
+    """Whether a wife, husband or spouse told is the person's fiance in what memory knows, and an own sentence of a
+    cited turn says the person has married since ("officially married now lol")."""
+    return (
+        not rel.chained
+        and rel.relation in ("wife", "husband", "spouse", "partner")
+        and any(s == "user" and r == "fiance" and names_match(rel.name, o) for s, r, o in facts)
+        and any(_GOT_MARRIED.search(s) for s in sentences)
+    )
+
+
 def own_words_check(
     question: str,
     answer: str,
@@ -304,7 +355,11 @@ def own_words_check(
     told = user_relations(question, answer, user_name=user_name)
     sentences = _own_sentences_of(cited) if told else []
     for rel in told:
-        if not (_fact_agrees(rel, facts) or any(_sentence_agrees(rel, s) for s in sentences)):
+        if not (
+            _fact_agrees(rel, facts)
+            or any(_sentence_agrees(rel, s) for s in sentences)
+            or _married_since(rel, facts, sentences)
+        ):
             reason = f"not in the person's own words: {rel.relation.replace('_', ' ')} {rel.name}"
             return VerifyResult(False, reason, 0.0, (time.perf_counter() - start) * 1000)
     return VerifyResult(
