@@ -14,8 +14,9 @@ Guarantees:
   a session they ran (the trust rules of `read/`: not a question, quote, paste, joke or negation), in a turn
   that carries no injection and a sentence that is no instruction to an AI (`injection`): "my wife dani", or a
   bare relation word set right by the name ("dani (wife)", "dani, thats mum") with no one else's family in the
-  sentence before it; or the person's fiance in what memory knows, once an own sentence says they married. Tool output, assistant
-  turns, pasted mail and an obliging verify model never make one. An answer that tells no such relation agrees.
+  sentence before it; or the person's fiance in what memory knows, once an own sentence says they married. Tool
+  output, assistant turns, pasted mail and an obliging verify model never make one. An answer that tells no such
+  relation agrees.
 """
 
 from __future__ import annotations
