@@ -493,6 +493,9 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
         ("when did we deploy 0.7.0", "Not deployed yet: planned for March", None),
         ("when did we deploy 0.7.0", "Not until 3 March (it waited for the deadline)", "Not until 3 March"),
         ("did we deploy 0.7.0", "No, planned for March", "No, planned for March"),
+        # a question of which thing told that there is none
+        ("which release shipped the redis adapter", "None: 0.7.0 is not deployed yet", None),
+        ("how many releases went out", "None: 0.7.0 is not deployed yet", "None: 0.7.0 is not deployed yet"),
     ],
 )
 def test_a_question_of_when_told_it_has_not_happened_is_not_sure(question: str, said: str, told: str | None) -> None:
@@ -620,3 +623,27 @@ def test_a_value_asked_for_is_told_without_its_bracketed_and_trailing_detail(
     ]
     result = answer_with_model(question, cited, FakeModel([reply(said, [1, 2, 3, 4, 5])]), now=NOW, qclass=qclass)
     assert (result.answer, result.abstained) == (told, False)
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "told"),
+    [
+        # a question asking for several things is told all of them, its asides too when they are grounded
+        ("list the queues and their current limits", "mailers 25, pdf 12", "mailers 25, pdf 12"),
+        ("which queues did we raise", "mailers (25), then webhooks (30)", "mailers (25), then webhooks (30)"),
+        # one value asked for as it is now: the value alone
+        ("what is the mailers limit now", "25, then webhooks 30", "25"),
+    ],
+)
+def test_a_question_asking_for_several_things_is_told_all_of_them(question: str, said: str, told: str) -> None:
+    cited = [passage(1, "queues now: mailers 25, pdf 12, webhooks 30; we raised mailers and then webhooks")]
+    result = answer_with_model(question, cited, FakeModel([reply(said, [1])]), now=NOW, qclass="number", current=True)
+    assert result.answer == told
+
+
+def test_an_aside_saying_whom_someone_left_is_history() -> None:
+    cited = [passage(1, "dana cooks at her own bistro, the larder, now; she left the harbour hotel in may")]
+    said = "At her own bistro, The Larder (she left the Harbour Hotel in May)"
+    model = FakeModel([reply(said, [1])])
+    result = answer_with_model("where does dana work now", cited, model, now=NOW, qclass="place")
+    assert result.answer == "At her own bistro, The Larder"

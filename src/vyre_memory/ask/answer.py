@@ -80,7 +80,8 @@ _CHANGED = (
 )
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
-    r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b))[^()]*\)"  # "(set up in june; replaced the old runner)"
+    r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b)"  # "(set up in june; replaced the old runner)"
+    r"|(?:[\w-]+\s+){0,2}?(?:left|quit|leaving)\s+(?!for\b))[^()]*\)"  # "(she left the pharmacy in june)"
     # "8 GB, resized from 4 GB in may", "2 GB; raised from 1 GB", "slog, replacing zap since 1.0", "(since 3.5; was 15)"
     rf"|[,;]\s+(?:was\s+(?=(?:[\w.-]+\s+)?[$€£]?\d)|(?:previously|formerly)\s|(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s"
     r"|replac(?:ed|ing)\s+(?!by\b))[^,;()]*",
@@ -126,10 +127,19 @@ _NOT_HAPPENED = re.compile(
 )
 
 
+# "which version shipped the redis adapter" answered "None: it was declined": a question asking which thing or who
+# told that there is none has no answer either (not "how many", where none is a count, nor a yes or no question)
+_WHICH = re.compile(r"^\W*(?:and |so )?(?:which|what|who|whose|where)\b(?!\s+(?:many|much)\b)", re.I)
+_NONE = re.compile(r"^\W*(?:none|nothing|nobody|no\s+one|never)\b(?!\s+(?:of|until|before|more|less)\b)", re.I)
+
+
 def not_happened(question: str, answer: str) -> bool:
     """Whether `answer` to a question of when says it has not happened, its first clause naming no day ("not
-    deployed yet: planned for march, nothing went out on 1 feb"; not "not until 3 march")."""
+    deployed yet: planned for march, nothing went out on 1 feb"; not "not until 3 march"), or `answer` to a question
+    of which thing, who or where says there is none ("None: the store was declined")."""
     head = re.split(r"[:;,(—–]|\s-\s", answer, maxsplit=1)[0]
+    if _WHICH.match(question) and _NONE.match(answer):
+        return True
     return bool(_WHEN.match(question) and _NOT_HAPPENED.match(answer) and not grounding.named_dates(head))
 
 
@@ -186,6 +196,23 @@ _NUMBER = re.compile(r"\d[\d.:,]*")
 _PART_OF_DAY = re.compile(
     rf"\b(?:(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}/\d{{1,2}}|{'|'.join(grounding.WEEKDAYS)})\b", re.I
 )
+
+
+# "list the queues and their limits", "which files did we touch", "every server type in order": a question asking for
+# several things is answered by all of them, never by the first of its list
+_MANY = re.compile(
+    r"^\W*(?:and |so )?(?:list|name (?:all|every|each|the))\b|\bin order\b|"
+    r"\band (?:their|its)\b|"
+    r"^\W*(?:and |so )?(?:which|what)\s+(?!(?:did|does|do|is|was|are|were|has|had|have|will|would|can|could)\b)"
+    r"(?:[a-z][\w-]*\s+){0,2}?(?!(?:does|goes|has|this|yes)\b)[a-z][\w-]*[^suia\W]s\s+"
+    r"(?:did|do|does|have|has|had|were|are|am|got|went|failed|broke|changed|need|needed)\b",
+    re.I,
+)
+
+
+def asks_many(question: str) -> bool:
+    """Whether `question` asks for several things (`_MANY`): its answer is told whole, not cut to its first value."""
+    return bool(_MANY.search(question)) and not _EXPLAINS.match(question)
 
 
 def asks_value(question: str, qclass: str) -> bool:
@@ -270,6 +297,7 @@ def check_answer(
     current: bool = False,
     one_name: bool = False,
     value: bool = False,
+    many: bool = False,
 ) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
     An answer whose aside the cited text does not hold is told without its bracketed asides, or up to the last of its
@@ -279,7 +307,8 @@ def check_answer(
     something) whose aside names someone else. Any other value asked for is told without its bracketed and trailing
     detail (`bare`) when that is grounded; a value is a few words (`_VALUE_WORDS`), and an answer whose value part is
     longer is told as an answer to any other question. A yes or no answer is cut so only when it is not grounded
-    whole: what follows it says what holds instead."""
+    whole: what follows it says what holds instead. An answer to a question asking for several things (`many`,
+    `asks_many`) is never cut to its first value: told whole, or up to one of its asides, or not at all."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
@@ -300,7 +329,7 @@ def check_answer(
     value = value and len(bare(answer).split()) <= _VALUE_WORDS
     texts = [evidence(p) for p in clean]
     result = grounding.check(answer, texts)
-    head = value_first(answer)
+    head = "" if many else value_first(answer)
     alone_asked = current or (one_name and bool(set(grounding.names(answer)) - set(grounding.names(head))))
     # a yes or no is not a value: what follows it says what holds instead ("No: since 18 May, events go over X"),
     # so it is cut only when the whole is not grounded
@@ -378,8 +407,9 @@ def answer_with_model(
         if out.answer and not out.abstain and not_happened(question, out.answer):
             known = _grounded_known([out.answer, *out.known], shown)
             return done(_abstain("it has not happened", known=known))
-        one_name, value = qclass in _ONE_NAME, asks_value(question, qclass)
+        many = asks_many(question)
+        one_name, value = qclass in _ONE_NAME and not many, asks_value(question, qclass) and not many
         if value and out.answer:
             out = replace(out, answer=without_later(question, out.answer) or out.answer)
-        return done(check_answer(out, shown, current=current, one_name=one_name, value=value))
+        return done(check_answer(out, shown, current=current and not many, one_name=one_name, value=value, many=many))
     raise AssertionError("unreachable")  # pragma: no cover
