@@ -22,3 +22,17 @@ def test_recall_at_chars_returns_passages_that_start_within_the_budget() -> None
     assert evidence_recall_chars(EVIDENCE, ranked, 4000) == 1.0
     assert evidence_recall_chars(EVIDENCE, [(("b",), 10_000)], 4000) == 0.5  # a long first passage still counts
     assert evidence_recall_chars([], ranked, 4000) is None
+
+
+def test_a_locomo_gold_day_is_accepted_in_each_form_a_right_answer_writes() -> None:
+    from vyre_memory.eval.datasets import date_forms
+    from vyre_memory.eval.metrics import judge
+
+    accept = ("16 March, 2023", *date_forms("16 March, 2023"))
+    for answer in ("16 March 2023", "On March 16, 2023", "The week before 16 March 2023", "16 March, 2023"):
+        assert judge(answer, False, True, accept, ())
+    assert not judge("17 March 2023", False, True, accept, ())
+    month = ("February, 2023", *date_forms("February, 2023"))
+    assert judge("Just before 8 February 2023", False, True, month, ())
+    assert not judge("8 March 2023", False, True, month, ())
+    assert date_forms("Paris, Rome") == () and date_forms("The week before 9 June 2023") == ()

@@ -9,6 +9,7 @@ strings. Nothing here is tuned to a particular dataset.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -122,7 +123,7 @@ def load_locomo(path: Path) -> Dataset:
                     question=str(q.get("question", "")),
                     qclass="other",
                     answerable=answerable,
-                    accept=(gold,) if answerable and gold else (),
+                    accept=(gold, *date_forms(gold)) if answerable and gold else (),
                     reject=(),
                     evidence=tuple(
                         frozenset({turn_uuid(sample or path.stem, d)}) for d in _dia_ids(q.get("evidence"))
@@ -135,6 +136,26 @@ def load_locomo(path: Path) -> Dataset:
     return Dataset(
         name=path.stem, kind="locomo", user_name="you", transcripts=[path], questions=questions, format="locomo"
     )
+
+
+# LoCoMo writes a gold day as its sessions do ("16 March, 2023", "February, 2023"); a right answer may write the same
+# day as "16 March 2023" or "March 16, 2023", as a world's accept list gives each form of a date
+_GOLD_DATE = re.compile(r"^\s*(?:(\d{1,2})\s+)?([A-Z][a-z]+),?\s+(\d{4})\s*$")
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+
+
+def date_forms(gold: str) -> tuple[str, ...]:
+    """The other ways a right answer writes the day or month a gold answer is ("16 March, 2023": "16 March 2023",
+    "March 16, 2023", "March 16 2023"); none for any other answer."""
+    m = _GOLD_DATE.match(gold)
+    if m is None or m.group(2).lower() not in _MONTH_NAMES:
+        return ()
+    day, month, year = m.groups()
+    if day is None:
+        return (f"{month} {year}",)
+    return (f"{day} {month} {year}", f"{month} {day}, {year}", f"{month} {day} {year}")
 
 
 def _dia_ids(evidence: object) -> list[str]:
