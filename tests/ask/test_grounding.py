@@ -260,6 +260,13 @@ def test_a_weekday_the_text_names_is_resolved_against_its_date() -> None:
     assert passage_evidence("we sat down", ts="2026-03-05T10:00:00Z") == "2026-03-05 Thursday\nwe sat down"
 
 
+def test_a_weekday_is_grounded_by_the_day_it_comes_with() -> None:
+    said = passage_evidence("sat (jul 11) is the party, no deploys fri", ts="2026-07-08T10:00:00Z")
+    assert check("Saturday, July 11", [said]).ok  # 11 July 2026 is a Saturday
+    assert check("Friday, July 11", [said]).missing == ["Friday"]
+    assert check("Saturday", [said]).missing == ["Saturday"]  # no day to fall on
+
+
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [

@@ -474,8 +474,23 @@ def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) 
         low = claim.lower().rstrip(".")
         if (day := _WEEKDAY_OF.get(low)) is not None:
             return ev.has_words(day)  # "Sun" where the text (or its date) says "Sunday"
+        if low in _WEEKDAY_NUM:
+            return _weekday_of_dates(_WEEKDAY_NUM[low], dates, ev.years)  # "Saturday, July 11" where it says "jul 11"
         if (n := _month(low)) and low in _MONTH_NUM:
             return n in ev.months
+    return False
+
+
+def _weekday_of_dates(weekday: int, dates: Sequence[_Date], years: set[int]) -> bool:
+    """Whether one of the answer's grounded days falls on `weekday` (0 is Monday), in its own year or, when it names
+    none, in a year the texts name."""
+    for d in dates:
+        for year in {d.year} if d.year else years:
+            try:
+                if d.day is not None and year and date(year, d.month, d.day).weekday() == weekday:
+                    return True
+            except ValueError:
+                continue
     return False
 
 
