@@ -267,6 +267,21 @@ def test_a_weekday_is_grounded_by_the_day_it_comes_with() -> None:
     assert check("Saturday", [said]).missing == ["Saturday"]  # no day to fall on
 
 
+def test_a_count_is_grounded_by_what_it_lists() -> None:
+    texts = ["published 2.2.0 on 10 march", "2.3.0 is out", "and 2.3.1", "ttl lowered from 300 to 120, then 600"]
+    assert check("3 versions (2.2.0, 2.3.0 and 2.3.1)", texts).ok
+    assert check("3 versions: 2.2.0, 2.3.0, 2.3.1", texts).ok
+    assert check("2 times (300 to 120, then 120 to 600)", texts).ok
+    assert check("4 versions (2.2.0, 2.3.0 and 2.3.1)", texts).missing == ["4"]  # not what it lists
+    assert check("3 versions (2.2.0, 2.3.0 and 2.4.0)", texts).missing == ["3", "2.4.0"]  # one not in the texts
+    assert check("3 versions", texts).missing == ["3"]  # nothing listed
+
+
+def test_a_time_of_day_is_its_number() -> None:
+    assert check("6:30am (9:30 in the office)", ["standup is 6:30 for me now, 9:30 in the office"]).ok
+    assert check("7:30am", ["standup is 6:30 for me now"]).missing == ["7:30am"]
+
+
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [

@@ -314,8 +314,11 @@ class Evidence:
 # ---------------------------------------------------------------- claims
 
 
+_NUMBER_TOKEN = re.compile(r"[v$€£¥]?[-+]?\d[\d,]*(?:[.:]\d+)*(?:%|k|m|x|st|nd|rd|th|am|pm)?", re.IGNORECASE)
+
+
 def _is_number(tok: str) -> bool:
-    return re.fullmatch(r"[v$€£¥]?[-+]?\d[\d,]*(?:[.:]\d+)*(?:%|k|m|x|st|nd|rd|th)?", tok, re.IGNORECASE) is not None
+    return _NUMBER_TOKEN.fullmatch(tok) is not None
 
 
 def _is_path(tok: str) -> bool:
@@ -507,7 +510,29 @@ def check(answer: str, texts: Sequence[str] | Evidence) -> GroundingResult:
     if missing:  # a difference worked out, its working shown: "by 30 (from 160 to 190)"
         shown = {_value(c) for kind, c in typed if kind == "number" and c not in missing} - {None}
         missing = [c for c in missing if not _difference(_value(c), shown)]
+    if missing:  # a count, what it counts listed after it: "3 releases (0.4.0, 0.4.1, 0.5.0)"
+        missing = [c for c in missing if not _counted(c, answer, ev)]
     return GroundingResult(ok=not missing, missing=missing)
+
+
+# a count, a few words, then what it counts in brackets or after a colon
+_COUNT_LIST = re.compile(r"(?<![\w.])(\d+)\b(?:\s+[\w-]+){0,3}?\s*(?:\(([^()]+)\)|:\s*([^;()]+))")
+_ITEM_BREAK = re.compile(r"\s*(?:,|;|\band\b|\bthen\b)\s*")
+
+
+def _counted(claim: str, answer: str, ev: Evidence) -> bool:
+    """Whether a count the texts do not say is the number of things the answer lists after it, each grounded:
+    "7 versions (2.2.0, 2.3.0, ...)", "2 times (300 to 120 on 5 Apr, then 120 to 600 on 16 Jun)"."""
+    if not re.fullmatch(r"\d+", claim):
+        return False
+    for m in _COUNT_LIST.finditer(answer):
+        if m.group(1) != claim:
+            continue
+        listed = m.group(2) or m.group(3) or ""
+        items = [i for i in _ITEM_BREAK.split(listed) if i.strip(" .")]
+        if len(items) == int(claim) and items and check(listed, ev).ok:
+            return True
+    return False
 
 
 def _value(claim: str) -> float | None:
