@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from tests.conftest import make_passage
 
-from vyre_memory.ask.answer import AnswerResult, answer_with_model
+from vyre_memory.ask.answer import AnswerResult, answer_with_model, asks_many
 from vyre_memory.ask.prompts import answer as answer_prompt
 from vyre_memory.contract import Passage
 from vyre_memory.errors import ModelCallsForbidden, ModelError, ModelTimeout
@@ -496,6 +496,7 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
         # a question of which thing told that there is none
         ("which release shipped the redis adapter", "None: 0.7.0 is not deployed yet", None),
         ("how many releases went out", "None: 0.7.0 is not deployed yet", "None: 0.7.0 is not deployed yet"),
+        ("which release went out in march", "None, 0.7.0 is planned for March", "None, 0.7.0 is planned for March"),
     ],
 )
 def test_a_question_of_when_told_it_has_not_happened_is_not_sure(question: str, said: str, told: str | None) -> None:
@@ -647,3 +648,37 @@ def test_an_aside_saying_whom_someone_left_is_history() -> None:
     model = FakeModel([reply(said, [1])])
     result = answer_with_model("where does dana work now", cited, model, now=NOW, qclass="place")
     assert result.answer == "At her own bistro, The Larder"
+
+
+@pytest.mark.parametrize(
+    ("question", "many"),
+    [
+        ("list the queues and their current limits", True),
+        ("which files did we touch for the refund flow", True),
+        ("what were the three options for the queue", True),
+        ("which 3 providers did we compare", True),
+        ("which version of postgres does prod run", False),
+        ("which nodejs does the api use", False),
+        ("name the file that broke the build", False),
+        ("what port do i open in order to ssh in", False),
+        ("which process was using the memory", False),
+    ],
+)
+def test_which_questions_ask_for_several_things(question: str, many: bool) -> None:
+    assert asks_many(question) is many
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("Swimming at the pool (quit the gym)", "Swimming at the pool"),
+        ("The Larder (she left the hotel in may)", "The Larder"),
+        ("Top-right menu (left of the avatar)", "Top-right menu (left of the avatar)"),
+        (":wq (quit and save)", ":wq (quit and save)"),
+        ("A left join (left outer join on user_id)", "A left join (left outer join on user_id)"),
+    ],
+)
+def test_an_aside_saying_what_someone_left_is_history_and_other_lefts_stay(said: str, told: str) -> None:
+    from vyre_memory.ask.answer import without_history
+
+    assert without_history(said) == told

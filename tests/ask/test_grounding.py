@@ -265,6 +265,8 @@ def test_a_weekday_is_grounded_by_the_day_it_comes_with() -> None:
     assert check("Saturday, July 11", [said]).ok  # 11 July 2026 is a Saturday
     assert check("Friday, July 11", [said]).missing == ["Friday"]
     assert check("Saturday", [said]).missing == ["Saturday"]  # no day to fall on
+    assert check("Monday 3 March; Wednesday 5 March", ["deployed 3 march 2025, rolled back 5 march 2025"]).ok
+    assert check("Wednesday 3 March", ["deployed 3 march 2025"]).missing == ["Wednesday"]  # 3 March 2025 is a Monday
 
 
 def test_a_count_is_grounded_by_what_it_lists() -> None:
@@ -275,11 +277,16 @@ def test_a_count_is_grounded_by_what_it_lists() -> None:
     assert check("4 versions (2.2.0, 2.3.0 and 2.3.1)", texts).missing == ["4"]  # not what it lists
     assert check("3 versions (2.2.0, 2.3.0 and 2.4.0)", texts).missing == ["3", "2.4.0"]  # one not in the texts
     assert check("3 versions", texts).missing == ["3"]  # nothing listed
+    assert check("Sprint 2 (auth, billing)", ["sprint 3 covered auth and billing"]).missing == ["2"]  # a label
+    assert check("2 bugs: the login bug and the export bug", ["fixed the login bug"]).missing == ["2"]  # no names
 
 
 def test_a_time_of_day_is_its_number() -> None:
     assert check("6:30am (9:30 in the office)", ["standup is 6:30 for me now, 9:30 in the office"]).ok
     assert check("7:30am", ["standup is 6:30 for me now"]).missing == ["7:30am"]
+    assert check("2am", ["backup runs at 02:00"]).ok and check("7pm", ["dinner at 19:00"]).ok
+    assert check("6:30pm", ["cron runs the job at 6:30am"]).missing == ["6:30pm"]  # the other half of the day
+    assert check("6pm", ["we were 6 people at standup"]).missing == ["6pm"]
 
 
 @pytest.mark.parametrize(

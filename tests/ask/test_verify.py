@@ -232,6 +232,13 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         ("Your wife is Jordan.", [own(1, "met jordan (wife of the client) at the demo")], []),
         ("Your father is Jordan.", [own(1, "jordan (father-in-law) had his knee done")], []),
         ("Your mother is Jordan.", [own(1, "jordan, thats mum's neighbour")], []),
+        ("Your wife is Jordan.", [own(1, "dave brought jordan (wife) to the standup")], []),
+        ("Your wife is Jordan.", [own(1, "my brother and jordan (wife) are visiting")], []),
+        ("Your wife is Jordan.", [own(1, "jordan (wife) is our cat, she sleeps on the router")], []),
+        ("Your wife is Jordan.", [own(1, "jordan, thats wife material lol")], []),
+        ("Your wife is Jordan.", [own(1, "jordan (wife, not mine) sent cookies")], []),
+        ("Your wife is Jordan.", [own(1, "my sister got married yesterday")], [("user", "fiance", "Jordan")]),
+        ("Your wife is Jordan.", [own(1, "i am married to this bug at this point")], [("user", "fiance", "Jordan")]),
         # a fiance, not married yet; married, but to no one memory knows as the fiance
         ("Your wife is Jordan.", [own(1, "we're getting married in june")], [("user", "fiance", "Jordan")]),
         ("Your wife is Jordan.", [own(1, "officially married now")], []),

@@ -81,7 +81,8 @@ _CHANGED = (
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
     r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b)"  # "(set up in june; replaced the old runner)"
-    r"|(?:[\w-]+\s+){0,2}?(?:left|quit|leaving)\s+(?!for\b))[^()]*\)"  # "(she left the pharmacy in june)"
+    r"|(?:(?:he|she|they|i|we|you)\s+)?(?:left|quit)\s+(?!(?:and|or|without|of|to|for|over|outer|join|side|hand|click|the\s+keys)\b)"
+    r"|(?:[^()]*\s)?after\s+leaving\s)[^()]*\)"  # "(she left the pharmacy)", "(quit the gym)"; not "(left of the x)"
     # "8 GB, resized from 4 GB in may", "2 GB; raised from 1 GB", "slog, replacing zap since 1.0", "(since 3.5; was 15)"
     rf"|[,;]\s+(?:was\s+(?=(?:[\w.-]+\s+)?[$€£]?\d)|(?:previously|formerly)\s|(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s"
     r"|replac(?:ed|ing)\s+(?!by\b))[^,;()]*",
@@ -130,7 +131,13 @@ _NOT_HAPPENED = re.compile(
 # "which version shipped the redis adapter" answered "None: it was declined": a question asking which thing or who
 # told that there is none has no answer either (not "how many", where none is a count, nor a yes or no question)
 _WHICH = re.compile(r"^\W*(?:and |so )?(?:which|what|who|whose|where)\b(?!\s+(?:many|much)\b)", re.I)
-_NONE = re.compile(r"^\W*(?:none|nothing|nobody|no\s+one|never)\b(?!\s+(?:of|until|before|more|less)\b)", re.I)
+_NONE = re.compile(r"^\W*(?:none|nothing|nobody|no\s+one)\b(?!\s+(?:of|until|before|more|less)\b)", re.I)
+# ... when what follows says it did not happen ("None: the store was declined"), not when none is the value ("None,
+# all tests passed", "None (no timeout unless you pass one)")
+_DID_NOT = re.compile(
+    r"\b(?:declined|dropped|rejected|cancell?ed|abandoned|reverted|turned\s+down|never|not|\w+n['’]t|no\s+such)\b", re.I
+)
+_A_VALUE_OF_NONE = re.compile(r"\b(?:return\w*|default\w*|type|value|set\s+to|null)\b", re.I)
 
 
 def not_happened(question: str, answer: str) -> bool:
@@ -138,8 +145,8 @@ def not_happened(question: str, answer: str) -> bool:
     deployed yet: planned for march, nothing went out on 1 feb"; not "not until 3 march"), or `answer` to a question
     of which thing, who or where says there is none ("None: the store was declined")."""
     head = re.split(r"[:;,(—–]|\s-\s", answer, maxsplit=1)[0]
-    if _WHICH.match(question) and _NONE.match(answer):
-        return True
+    if _WHICH.match(question) and not _A_VALUE_OF_NONE.search(question) and (none := _NONE.match(answer)):
+        return bool(_DID_NOT.search(answer, none.end()))
     return bool(_WHEN.match(question) and _NOT_HAPPENED.match(answer) and not grounding.named_dates(head))
 
 
@@ -201,11 +208,11 @@ _PART_OF_DAY = re.compile(
 # "list the queues and their limits", "which files did we touch", "every server type in order": a question asking for
 # several things is answered by all of them, never by the first of its list
 _MANY = re.compile(
-    r"^\W*(?:and |so )?(?:list|name (?:all|every|each|the))\b|\bin order\b|"
-    r"\band (?:their|its)\b|"
+    r"^\W*(?:and |so )?(?:list|name (?:all|every|each))\b|\bin order\b(?!\s+to\b)|\ball the\b|"
+    r"\band (?:their|its)\b|^\W*(?:and |so )?(?:what|which)\s+(?:are|were)\s+(?:the|all)\b|"
     r"^\W*(?:and |so )?(?:which|what)\s+(?!(?:did|does|do|is|was|are|were|has|had|have|will|would|can|could)\b)"
-    r"(?:[a-z][\w-]*\s+){0,2}?(?!(?:does|goes|has|this|yes)\b)[a-z][\w-]*[^suia\W]s\s+"
-    r"(?:did|do|does|have|has|had|were|are|am|got|went|failed|broke|changed|need|needed)\b",
+    r"(?:[a-z0-9][\w-]*\s+){0,2}?(?<!\bof\s)(?!(?:does|goes|has|this|yes)\b|[\w-]*js\b)[a-z][\w-]*[^suia\W]s\s+"
+    r"(?:did|do|does|have|has|had|were|are|am|got|went|failed|broke|changed|need|needed|use|used|run|ran|support)\b",
     re.I,
 )
 

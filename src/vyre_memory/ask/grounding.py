@@ -263,6 +263,7 @@ class Evidence:
         # "closing is july 17, we move the 18th": a day said as an ordinal, in a text that names the month
         self.ordinal_days = {int(m.group(1)) for m in ORDINAL_DAY.finditer(joined)}
         self.years |= {int(w) for w in self.positions if w[0] in "12" and _YEAR_WORD.fullmatch(w)}
+        self.text = joined.lower()
 
     def has_words(self, claim: str) -> bool:
         ws = _words(claim)
@@ -453,7 +454,11 @@ def _between(claim: str, dates: Sequence[_Date]) -> bool:
 _INFLECTED = re.compile(r"(?:-(?:ed|ing)|['’](?:d|ed|s))$")
 
 
-def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) -> bool:
+def _grounded(
+    kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = (), weekdays: frozenset[str] = frozenset()
+) -> bool:
+    if kind == "number" and (clock := _CLOCK.fullmatch(claim)):
+        return _clock_said(clock, ev)
     if kind == "duration":
         return ev.has_number(claim) or _between(claim, dates)
     if kind == "date":
@@ -478,23 +483,52 @@ def _grounded(kind: str, claim: str, ev: Evidence, dates: Sequence[_Date] = ()) 
         if (day := _WEEKDAY_OF.get(low)) is not None:
             return ev.has_words(day)  # "Sun" where the text (or its date) says "Sunday"
         if low in _WEEKDAY_NUM:
-            return _weekday_of_dates(_WEEKDAY_NUM[low], dates, ev.years)  # "Saturday, July 11" where it says "jul 11"
+            return low in weekdays  # "Saturday, July 11" where the text says "jul 11"
         if (n := _month(low)) and low in _MONTH_NUM:
             return n in ev.months
     return False
 
 
-def _weekday_of_dates(weekday: int, dates: Sequence[_Date], years: set[int]) -> bool:
-    """Whether one of the answer's grounded days falls on `weekday` (0 is Monday), in its own year or, when it names
-    none, in a year the texts name."""
-    for d in dates:
-        for year in {d.year} if d.year else years:
-            try:
-                if d.day is not None and year and date(year, d.month, d.day).weekday() == weekday:
-                    return True
-            except ValueError:
-                continue
-    return False
+def _weekdays_of(answer: str, ev: Evidence) -> frozenset[str]:
+    """The weekdays `answer` writes right before a day it names that the texts say and that falls on it ("Saturday,
+    July 11"), in the day's own year or else the latest year the texts name."""
+    out = set()
+    for start, end in date_spans(answer):
+        span = answer[start:end]
+        head = re.match(r"\W*([A-Za-z]+)", span)
+        day = _DATE.search(span)
+        if head is None or day is None or head.group(1).lower() not in _WEEKDAY_NUM or (d := _date_of(day)) is None:
+            continue
+        year = d.year or max(ev.years, default=0)
+        try:
+            if d.day is not None and year and ev.has_date(d) and date(year, d.month, d.day).weekday() == (
+                _WEEKDAY_NUM[head.group(1).lower()]
+            ):
+                out.add(head.group(1).lower())
+        except ValueError:
+            continue
+    return frozenset(out)
+
+
+# a time of day: "6:30am", "6 pm"; told when the text says it with its half of the day, as a 24-hour time, or (with
+# its minutes) bare but never as the other half ("6:30" grounds "6:30am", "6:30pm" does not; "6 people" grounds nothing)
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d\d))?\s*([ap])\.?m\.?", re.I)
+
+
+def _clock_said(clock: re.Match[str], ev: Evidence) -> bool:
+    hour, minutes, half = int(clock.group(1)), clock.group(2), clock.group(3).lower()
+    other = "p" if half == "a" else "a"
+    hhmm = f"{hour}:{minutes}" if minutes else rf"{hour}(?::00)?"
+    h24 = hour % 12 + (12 if half == "p" else 0)
+    if re.search(rf"(?<![\d:.]){hhmm}\s*{half}\.?m\b", ev.text):
+        return True
+    if re.search(rf"(?<![\d:.])0?{h24}:{minutes or '00'}(?![\d:])", ev.text):  # "02:00", "19:00"
+        return True
+    return bool(
+        minutes
+        and re.search(rf"(?<![\d:.]){hour}:{minutes}(?![\d:])", ev.text)
+        and not re.search(rf"(?<![\d:.]){hour}:{minutes}\s*{other}\.?m\b", ev.text)
+    )
 
 
 def check(answer: str, texts: Sequence[str] | Evidence) -> GroundingResult:
@@ -506,7 +540,8 @@ def check(answer: str, texts: Sequence[str] | Evidence) -> GroundingResult:
         for kind, c in typed
         if kind == "date" and _grounded(kind, c, ev) and (m := _DATE.fullmatch(c)) and (d := _date_of(m))
     ]
-    missing = [c for kind, c in typed if not _grounded(kind, c, ev, dates)]
+    weekdays = _weekdays_of(answer, ev)
+    missing = [c for kind, c in typed if not _grounded(kind, c, ev, dates, weekdays)]
     if missing:  # a difference worked out, its working shown: "by 30 (from 160 to 190)"
         shown = {_value(c) for kind, c in typed if kind == "number" and c not in missing} - {None}
         missing = [c for c in missing if not _difference(_value(c), shown)]
@@ -516,12 +551,15 @@ def check(answer: str, texts: Sequence[str] | Evidence) -> GroundingResult:
 
 
 # a count, a few words, then what it counts in brackets or after a colon
-_COUNT_LIST = re.compile(r"(?<![\w.])(\d+)\b(?:\s+[\w-]+){0,3}?\s*(?:\(([^()]+)\)|:\s*([^;()]+))")
+_COUNT_LIST = re.compile(
+    r"(?<![\w.])(\d+)\s+[a-z][\w-]*s\b(?:\s+[\w-]+){0,2}?\s*(?:\(([^()]+)\)|:\s*([^;()]+))", re.I
+)
 _ITEM_BREAK = re.compile(r"\s*(?:,|;|\band\b|\bthen\b)\s*")
 
 
 def _counted(claim: str, answer: str, ev: Evidence) -> bool:
-    """Whether a count the texts do not say is the number of things the answer lists after it, each grounded:
+    """Whether a count the texts do not say is the number of things the answer lists after it, each a grounded name,
+    number or date:
     "7 versions (2.2.0, 2.3.0, ...)", "2 times (300 to 120 on 5 Apr, then 120 to 600 on 16 Jun)"."""
     if not re.fullmatch(r"\d+", claim):
         return False
@@ -530,7 +568,7 @@ def _counted(claim: str, answer: str, ev: Evidence) -> bool:
             continue
         listed = m.group(2) or m.group(3) or ""
         items = [i for i in _ITEM_BREAK.split(listed) if i.strip(" .")]
-        if len(items) == int(claim) and items and check(listed, ev).ok:
+        if len(items) == int(claim) and all(claims(i) for i in items) and check(listed, ev).ok:
             return True
     return False
 

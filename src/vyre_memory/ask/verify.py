@@ -272,28 +272,55 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
 
 # Said after someone else's family or a wedding, a bare relation word may be theirs: "tom's family is here: rita
 # (wife)", "he brought his kid leo (son)", "jen married mark (husband)", "came with my coworker and kate (wife)".
+# Bare, only a family word says whose it is ("jordan (wife)"); "ma", "pop", "bro", "mate" or a job word do not.
+_BARE_RELATIONS = frozenset(
+    "wife husband partner fiance son daughter child mother father sister brother grandmother grandfather".split()
+)
+_NOT_BARE = frozenset("ma pa pop bro sis mate pal kid kiddo baby gf bf mann mari frau femme".split())
+_BARE_ALT = "|".join(
+    sorted((re.escape(w) for w, r in _RELATION_WORDS.items() if r in _BARE_RELATIONS and w not in _NOT_BARE), key=len)[
+        ::-1
+    ]
+)
+# Anywhere in the sentence, someone else's family, another relation or role, a wedding, or what is no family at all:
+# "tom's family is visiting: rita (wife)", "he brought his kid leo (son)", "jen married mark (husband)", "my brother
+# and kate (wife)", "luna (wife) is our cat", "max (husband) is a character in the game", "seed jo (wife) and al
+# (husband)".
 _SOMEONE_ELSES = re.compile(
-    r"\b(?:his|her|their|its|married|coworkers?|colleagues?|friends?|clients?|boss|manager)\b|"
+    rf"\b(?:his|her|their|its|married|divorced?|separated|split|broke\s+up|left\s+me|late|rip|ex|couple|coworkers?|colleagues?|friends?|clients?|"
+    rf"customers?|users?|boss|manager|ceo|cto|vp|lead|team|character|cat|dog|pet|mascot|bot|game|series|show|film|"
+    rf"movie|book|novel|seed|seeds|fixture|mock|sample|example|enum|class|test|{_REL_ALT})\b|"
     r"\b(?!(?:it|that|he|she|let|what|there|here|who|where|how)['’]s\b)\w+['’]s\b",
     re.IGNORECASE,
+)
+# a name said after another person or after what someone else did: "paul and jordan (wife)", "dave brought jordan"
+_JOINED = re.compile(
+    r"(?:\band|&|\+|\bn|\by|\bund|\bet|\bbrought|\bmet|\bmeets|\bsaid|\bfrom|:|"
+    r"\b(?:came|come|comes|arrived|showed\s+up|turned\s+up)\s+(?:with|w))\s*$",
+    re.I,
 )
 
 
 def _bare_names_it(sentence: str, names: Sequence[str], covers: frozenset[str]) -> bool:
-    """Whether a relation word with no owner, set right by a name, names it: "ani (husband)", "(husband, ani)",
-    "ilse, thats mum". Said so in the person's own words, the relation is theirs; one with an owner ("her
-    husband"), a chain ("husband's", "husband of") or an in-law is not read here."""
+    """Whether a family word with no owner, set right by a name, names it: "ani (husband)", "(husband, ani)",
+    "rosa, thats mum." Said so in the person's own words, the relation is theirs; not when the sentence holds someone
+    else's family, another relation or role, or what is no family at all (`_SOMEONE_ELSES`), nor for a name said
+    after another person (`_JOINED`); one with an owner ("her husband"), a chain ("husband's", "husband of"), an
+    in-law or more words in the brackets ("(wife, not mine)") is not read here."""
     for name in dict.fromkeys(n for n in names if n.strip()):
         n = re.escape(name)
         for pattern in (
-            rf"(?<![\w'’]){n}\s*\(\s*(?P<rel>{_REL_ALT})\s*[,)]",
-            rf"\(\s*(?P<rel>{_REL_ALT})\s*[,:]?\s*{n}(?![\w'’])",
-            rf"(?<![\w'’]){n}['’\"]?\s*[,;-]?\s*(?:that['’]?s|this\s+is)\s+(?P<rel>{_REL_ALT})(?![\w'’-])"
-            rf"(?!\s+(?:of|to|in|from|for)\b)",
+            rf"(?<![\w'’]){n}\s*\(\s*(?P<rel>{_BARE_ALT})\s*\)",
+            rf"\(\s*(?P<rel>{_BARE_ALT})\s*[,:]?\s*{n}\s*\)",
+            rf"(?<![\w'’]){n}['’\"]?\s*[,;-]?\s*(?:that['’]?s|this\s+is)\s+(?P<rel>{_BARE_ALT})"
+            r"(?=\s*(?:[.!,;)]|$|\s+(?:lol|haha)\b))",
         ):
             for m in re.finditer(pattern, sentence, re.IGNORECASE):
-                if _RELATION_WORDS[m.group("rel").lower()] in covers and not _SOMEONE_ELSES.search(
-                    sentence[: m.start()]
+                rest = sentence[: m.start()] + " " + sentence[m.end() :]
+                if (
+                    _RELATION_WORDS[m.group("rel").lower()] in covers
+                    and not _SOMEONE_ELSES.search(rest)
+                    and not _JOINED.search(sentence[: m.start()])
                 ):
                     return True
     return False
@@ -319,12 +346,14 @@ def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool
     return False
 
 
-# "officially married now", "we got married on saturday": the person says they married, naming no one
+# "officially married now", "we got married on saturday": the person says they married, naming no one (not "am
+# married to this bug", "my sister got married", "dani and i got married": that names whom)
 _GOT_MARRIED = re.compile(
-    r"\b(?:(?:got|are|am|were)\s+(?:(?:officially|finally|just)\s+)?married|(?:officially|finally|just)\s+married|"
-    r"married\s+now)\b",
+    r"(?:\b(?:we|i)(?:['’](?:re|m|ve))?\s+(?:(?:just|finally|officially)\s+)?(?:got\s+|are\s+|am\s+|have\s+been\s+)?"
+    r"|^\W*(?:(?:officially|finally|just)\s+)?(?:got\s+)?)married\b(?!\s+(?:to|for|\d))",
     re.IGNORECASE,
 )
+_NAMES_WHOM = re.compile(r"\b(?:and\s+i|and\s+me|me\s+and|with)\b", re.IGNORECASE)
 
 
 def _married_since(rel: UserRelation, facts: Sequence[tuple[str, str, str]], sentences: Sequence[str]) -> bool:
@@ -334,7 +363,7 @@ def _married_since(rel: UserRelation, facts: Sequence[tuple[str, str, str]], sen
         not rel.chained
         and rel.relation in ("wife", "husband", "spouse", "partner")
         and any(s == "user" and r == "fiance" and names_match(rel.name, o) for s, r, o in facts)
-        and any(_GOT_MARRIED.search(s) for s in sentences)
+        and any(_GOT_MARRIED.search(s) and not _NAMES_WHOM.search(s) for s in sentences)
     )
 
 
