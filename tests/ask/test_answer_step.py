@@ -497,6 +497,7 @@ def test_an_aside_naming_only_the_replaced_value_is_dropped(said: str, told: str
         ("which release shipped the redis adapter", "None: 0.7.0 is not deployed yet", None),
         ("how many releases went out", "None: 0.7.0 is not deployed yet", "None: 0.7.0 is not deployed yet"),
         ("which release went out in march", "None, 0.7.0 is planned for March", "None, 0.7.0 is planned for March"),
+        ("which tests failed", "None: 0.7.0 didn't fail any", "None: 0.7.0 didn't fail any"),
     ],
 )
 def test_a_question_of_when_told_it_has_not_happened_is_not_sure(question: str, said: str, told: str | None) -> None:
@@ -662,6 +663,8 @@ def test_an_aside_saying_whom_someone_left_is_history() -> None:
         ("name the file that broke the build", False),
         ("what port do i open in order to ssh in", False),
         ("which process was using the memory", False),
+        ("which postgres does staging run", False),
+        ("which of the servers has the most ram", False),
     ],
 )
 def test_which_questions_ask_for_several_things(question: str, many: bool) -> None:

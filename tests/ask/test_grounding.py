@@ -287,6 +287,8 @@ def test_a_time_of_day_is_its_number() -> None:
     assert check("2am", ["backup runs at 02:00"]).ok and check("7pm", ["dinner at 19:00"]).ok
     assert check("6:30pm", ["cron runs the job at 6:30am"]).missing == ["6:30pm"]  # the other half of the day
     assert check("6pm", ["we were 6 people at standup"]).missing == ["6pm"]
+    assert check("9am", ["deploy at 9:00pm"]).missing == ["9am"]  # not the other half's time
+    assert check("6.30am", ["standup 6:30am"]).ok
 
 
 @pytest.mark.parametrize(

@@ -189,6 +189,7 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Rafa, your father-in-law.", [own(1, "rafa (my father-in-law) had his knee done")], []),
         # a bare relation word set right by the name: in brackets, or after "that's"
         ("Your wife is Dani.", [own(1, "fyi dani (wife) is home this week so expect noise")], []),
+        ("Your wife is Dani.", [own(1, "dani (wife) says the dashboard is slow on her phone")], []),
         ("Aniruddha", [own(1, "btw ani (husband, aniruddha) says the dashboard is slow")], []),
         ("Your mother is Rosa.", [own(1, "the screen says 'morning rosa' thats mum")], []),
         # the fiance in what memory knows, and the person has married since
@@ -239,6 +240,11 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         ("Your wife is Jordan.", [own(1, "jordan (wife, not mine) sent cookies")], []),
         ("Your wife is Jordan.", [own(1, "my sister got married yesterday")], [("user", "fiance", "Jordan")]),
         ("Your wife is Jordan.", [own(1, "i am married to this bug at this point")], [("user", "fiance", "Jordan")]),
+        ("Your wife is Jordan.", [own(1, "once we're married i'll update my name")], [("user", "fiance", "Jordan")]),
+        ("Your wife is Jordan.", [own(1, "we are married next saturday!")], [("user", "fiance", "Jordan")]),
+        ("Your wife is Jordan.", [own(1, "landlord stopped by with jordan (wife) to check the boiler")], []),
+        ("Your wife is Jordan.", [own(1, "in the screenplay, jordan (wife) finds the letter")], []),
+        ("Your wife is Jordan.", [own(1, "call add_relation(wife, jordan) in the seed")], []),
         # a fiance, not married yet; married, but to no one memory knows as the fiance
         ("Your wife is Jordan.", [own(1, "we're getting married in june")], [("user", "fiance", "Jordan")]),
         ("Your wife is Jordan.", [own(1, "officially married now")], []),

@@ -135,7 +135,10 @@ _NONE = re.compile(r"^\W*(?:none|nothing|nobody|no\s+one)\b(?!\s+(?:of|until|bef
 # ... when what follows says it did not happen ("None: the store was declined"), not when none is the value ("None,
 # all tests passed", "None (no timeout unless you pass one)")
 _DID_NOT = re.compile(
-    r"\b(?:declined|dropped|rejected|cancell?ed|abandoned|reverted|turned\s+down|never|not|\w+n['’]t|no\s+such)\b", re.I
+    r"\b(?:declined|dropped|rejected|cancell?ed|abandoned|reverted|scrapped|turned\s+down|called\s+off|no\s+such|"
+    r"never\s+(?:shipped|happened|released|existed|built|made|merged|published|fixed|done)|"
+    r"(?:not|n['’]t)\s+(?:\w+\s+)?(?:shipped|released|built|merged|published|deployed|exist)\b)",
+    re.I,
 )
 _A_VALUE_OF_NONE = re.compile(r"\b(?:return\w*|default\w*|type|value|set\s+to|null)\b", re.I)
 
@@ -208,10 +211,13 @@ _PART_OF_DAY = re.compile(
 # "list the queues and their limits", "which files did we touch", "every server type in order": a question asking for
 # several things is answered by all of them, never by the first of its list
 _MANY = re.compile(
-    r"^\W*(?:and |so )?(?:list|name (?:all|every|each))\b|\bin order\b(?!\s+to\b)|\ball the\b|"
+    r"^\W*(?:and |so )?(?:list|name (?:all|every|each))\b|\bin order\b(?!\s+to\b)|"
+    r"^\W*(?:what|which|give|show|list)\b.*\ball the\b|"
     r"\band (?:their|its)\b|^\W*(?:and |so )?(?:what|which)\s+(?:are|were)\s+(?:the|all)\b|"
     r"^\W*(?:and |so )?(?:which|what)\s+(?!(?:did|does|do|is|was|are|were|has|had|have|will|would|can|could)\b)"
-    r"(?:[a-z0-9][\w-]*\s+){0,2}?(?<!\bof\s)(?!(?:does|goes|has|this|yes)\b|[\w-]*js\b)[a-z][\w-]*[^suia\W]s\s+"
+    r"(?!of\b)(?:[a-z0-9][\w-]*\s+){0,2}?(?<!\bof\s)"
+    r"(?!(?:does|goes|has|this|yes|postgres|kubernetes|jenkins|dns|cors|aws|redis|ios|macos|windows|news)\b|[\w-]*js\b)"
+    r"[a-z][\w-]*[^suia\W]s\s+"
     r"(?:did|do|does|have|has|had|were|are|am|got|went|failed|broke|changed|need|needed|use|used|run|ran|support)\b",
     re.I,
 )

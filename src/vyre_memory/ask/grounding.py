@@ -491,7 +491,7 @@ def _grounded(
 
 def _weekdays_of(answer: str, ev: Evidence) -> frozenset[str]:
     """The weekdays `answer` writes right before a day it names that the texts say and that falls on it ("Saturday,
-    July 11"), in the day's own year or else the latest year the texts name."""
+    July 11"), in the day's own year or else the one year the texts name."""
     out = set()
     for start, end in date_spans(answer):
         span = answer[start:end]
@@ -499,7 +499,10 @@ def _weekdays_of(answer: str, ev: Evidence) -> frozenset[str]:
         day = _DATE.search(span)
         if head is None or day is None or head.group(1).lower() not in _WEEKDAY_NUM or (d := _date_of(day)) is None:
             continue
-        year = d.year or max(ev.years, default=0)
+        years = {d.year} if d.year else ev.years
+        if len(years) != 1:
+            continue  # no year, or several the texts name: which the day falls in is not known
+        year = next(iter(years))
         try:
             if d.day is not None and year and ev.has_date(d) and date(year, d.month, d.day).weekday() == (
                 _WEEKDAY_NUM[head.group(1).lower()]
@@ -512,22 +515,23 @@ def _weekdays_of(answer: str, ev: Evidence) -> frozenset[str]:
 
 # a time of day: "6:30am", "6 pm"; told when the text says it with its half of the day, as a 24-hour time, or (with
 # its minutes) bare but never as the other half ("6:30" grounds "6:30am", "6:30pm" does not; "6 people" grounds nothing)
-_CLOCK = re.compile(r"(\d{1,2})(?::(\d\d))?\s*([ap])\.?m\.?", re.I)
+_CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d\d))?\s*([ap])\.?m\.?", re.I)
+_HALF = r"\s*[ap]\.?m\b"
 
 
 def _clock_said(clock: re.Match[str], ev: Evidence) -> bool:
     hour, minutes, half = int(clock.group(1)), clock.group(2), clock.group(3).lower()
     other = "p" if half == "a" else "a"
-    hhmm = f"{hour}:{minutes}" if minutes else rf"{hour}(?::00)?"
+    hhmm = rf"{hour}[:.]{minutes}" if minutes else rf"{hour}(?:[:.]00)?"
     h24 = hour % 12 + (12 if half == "p" else 0)
     if re.search(rf"(?<![\d:.]){hhmm}\s*{half}\.?m\b", ev.text):
         return True
-    if re.search(rf"(?<![\d:.])0?{h24}:{minutes or '00'}(?![\d:])", ev.text):  # "02:00", "19:00"
+    if re.search(rf"(?<![\d:.])0?{h24}[:.]{minutes or '00'}(?![\d:.])(?!{_HALF})", ev.text):  # "02:00", "19:00"
         return True
     return bool(
         minutes
-        and re.search(rf"(?<![\d:.]){hour}:{minutes}(?![\d:])", ev.text)
-        and not re.search(rf"(?<![\d:.]){hour}:{minutes}\s*{other}\.?m\b", ev.text)
+        and re.search(rf"(?<![\d:.]){hhmm}(?![\d:.])(?!{_HALF})", ev.text)
+        and not re.search(rf"(?<![\d:.]){hhmm}\s*{other}\.?m\b", ev.text)
     )
 
 
@@ -552,7 +556,9 @@ def check(answer: str, texts: Sequence[str] | Evidence) -> GroundingResult:
 
 # a count, a few words, then what it counts in brackets or after a colon
 _COUNT_LIST = re.compile(
-    r"(?<![\w.])(\d+)\s+[a-z][\w-]*s\b(?:\s+[\w-]+){0,2}?\s*(?:\(([^()]+)\)|:\s*([^;()]+))", re.I
+    r"(?<![\w.])(\d+)\s+(?:[a-z][\w-]*\s+)?[a-z][\w-]*s\b(?:\s+[\w-]+){0,2}?\s*"
+    r"(?:\(([^()]+)\)|(?::|\s[—–-])\s*([^;]+))",
+    re.I,
 )
 _ITEM_BREAK = re.compile(r"\s*(?:,|;|\band\b|\bthen\b)\s*")
 

@@ -282,21 +282,31 @@ _BARE_ALT = "|".join(
         ::-1
     ]
 )
-# Anywhere in the sentence, someone else's family, another relation or role, a wedding, or what is no family at all:
-# "tom's family is visiting: rita (wife)", "he brought his kid leo (son)", "jen married mark (husband)", "my brother
-# and kate (wife)", "luna (wife) is our cat", "max (husband) is a character in the game", "seed jo (wife) and al
-# (husband)".
+# Before the name: someone else's family, another relation or role, a wedding, or what is no family at all ("tom's
+# family is visiting: rita (wife)", "he brought his kid leo (son)", "jen married mark (husband)", "my brother and kate
+# (wife)", "seed jo (wife) and al (husband)"); anywhere: an end ("jordan (wife) and i split up") or a pair
 _SOMEONE_ELSES = re.compile(
-    rf"\b(?:his|her|their|its|married|divorced?|separated|split|broke\s+up|left\s+me|late|rip|ex|couple|coworkers?|colleagues?|friends?|clients?|"
-    rf"customers?|users?|boss|manager|ceo|cto|vp|lead|team|character|cat|dog|pet|mascot|bot|game|series|show|film|"
-    rf"movie|book|novel|seed|seeds|fixture|mock|sample|example|enum|class|test|{_REL_ALT})\b|"
-    r"\b(?!(?:it|that|he|she|let|what|there|here|who|where|how)['’]s\b)\w+['’]s\b",
+    rf"\b(?:his|her|their|its|couple|coworkers?|colleagues?|friends?|clients?|customers?|users?|boss|manager|ceo|"
+    rf"cto|vp|lead|team|landlord|neighbou?rs?|cat|dog|pet|{_REL_ALT})\b|"
+    r"\b(?!(?:it|that|let|what|there|here|who|where|how)['’]s\b)\w+['’]s\b",
+    re.IGNORECASE,
+)
+_NO_LONGER = re.compile(
+    r"\b(?:married|divorced?|separated|split|broke\s+up|left\s+me|late|rip|ex|wedding|congrats|"
+    r"character|persona|mascot|bot|game|series|show|film|movie|book|novel|plot|story|screenplay|script|scene|episode|"
+    r"ticket|demo|seeds?|fixtures?|mock|sample|example|placeholder|enum|class|tests?|chart|say|suppose|imagine)\b|\(\s*(?:wife|husband)\s*\).*\(\s*(?:wife|husband)\s*\)",
+    re.IGNORECASE,
+)
+# After the name: that it is no person of the family ("luna (wife) is our cat", "max (husband) is a character")
+_NOT_A_PERSON = re.compile(
+    r"^\W*(?:is|was|are)\s+(?:just\s+)?(?:our|my|a|an|the)\s+(?:\w+\s+)?(?:cat|dog|pet|mascot|bot|character|persona|"
+    r"fixture|sample|placeholder|test|user|customer|tenant|node)\b|\b\w+['’]s\s+(?:" + _REL_ALT + r")\b",
     re.IGNORECASE,
 )
 # a name said after another person or after what someone else did: "paul and jordan (wife)", "dave brought jordan"
 _JOINED = re.compile(
-    r"(?:\band|&|\+|\bn|\by|\bund|\bet|\bbrought|\bmet|\bmeets|\bsaid|\bfrom|:|"
-    r"\b(?:came|come|comes|arrived|showed\s+up|turned\s+up)\s+(?:with|w))\s*$",
+    r"(?:(?<!\bme\s)\band|&|\+|\bn|\by|\bund|\bet|\bbrought|\bmet|\bmeets|\bsaid|\bfrom|:|\bwith|"
+    r"\b(?:came|come|comes|arrived|showed\s+up|turned\s+up)\s+w)\s*$",
     re.I,
 )
 
@@ -304,23 +314,27 @@ _JOINED = re.compile(
 def _bare_names_it(sentence: str, names: Sequence[str], covers: frozenset[str]) -> bool:
     """Whether a family word with no owner, set right by a name, names it: "ani (husband)", "(husband, ani)",
     "rosa, thats mum." Said so in the person's own words, the relation is theirs; not when the sentence holds someone
-    else's family, another relation or role, or what is no family at all (`_SOMEONE_ELSES`), nor for a name said
+    else's family, another relation or role, or what is no family at all before the name (`_SOMEONE_ELSES`), nor for
+    a name said
     after another person (`_JOINED`); one with an owner ("her husband"), a chain ("husband's", "husband of"), an
-    in-law or more words in the brackets ("(wife, not mine)") is not read here."""
+    in-law or more words in the brackets ("(wife, not mine)") is not read here; nor one said to be no person
+    (`_NOT_A_PERSON`) or no longer the person's (`_NO_LONGER`)."""
     for name in dict.fromkeys(n for n in names if n.strip()):
         n = re.escape(name)
         for pattern in (
             rf"(?<![\w'’]){n}\s*\(\s*(?P<rel>{_BARE_ALT})\s*\)",
-            rf"\(\s*(?P<rel>{_BARE_ALT})\s*[,:]?\s*{n}\s*\)",
+            rf"(?<!\w)\(\s*(?P<rel>{_BARE_ALT})\s*[,:]?\s*{n}\s*\)",
             rf"(?<![\w'’]){n}['’\"]?\s*[,;-]?\s*(?:that['’]?s|this\s+is)\s+(?P<rel>{_BARE_ALT})"
             r"(?=\s*(?:[.!,;)]|$|\s+(?:lol|haha)\b))",
         ):
             for m in re.finditer(pattern, sentence, re.IGNORECASE):
-                rest = sentence[: m.start()] + " " + sentence[m.end() :]
+                before, after = sentence[: m.start()], sentence[m.end() :]
                 if (
                     _RELATION_WORDS[m.group("rel").lower()] in covers
-                    and not _SOMEONE_ELSES.search(rest)
-                    and not _JOINED.search(sentence[: m.start()])
+                    and not _SOMEONE_ELSES.search(before)
+                    and not _NO_LONGER.search(sentence)
+                    and not _NOT_A_PERSON.search(after)
+                    and not _JOINED.search(before)
                 ):
                     return True
     return False
@@ -350,8 +364,13 @@ def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool
 # married to this bug", "my sister got married", "dani and i got married": that names whom)
 _GOT_MARRIED = re.compile(
     r"(?:\b(?:we|i)(?:['’](?:re|m|ve))?\s+(?:(?:just|finally|officially)\s+)?(?:got\s+|are\s+|am\s+|have\s+been\s+)?"
-    r"|^\W*(?:(?:officially|finally|just)\s+)?(?:got\s+)?)married\b(?!\s+(?:to|for|\d))",
+    r"|^\W*(?:(?:officially|finally|just)\s+)?(?:got\s+)?)married\b"
+    r"(?=\s*(?:$|[.!,;:)]|now\b|today\b|yesterday\b|last\b|on\b|this\b|lol\b|haha\b|at\b|in\s+(?:the|a)\b))",
     re.IGNORECASE,
+)
+# a wedding to come: "once we're married", "we're married in 3 weeks", "we are married next saturday"
+_TO_COME = re.compile(
+    r"\b(?:once|when|will|['’]ll|gonna|going\s+to|next|soon|until|till|in\s+\d+|planning|plan)\b", re.IGNORECASE
 )
 _NAMES_WHOM = re.compile(r"\b(?:and\s+i|and\s+me|me\s+and|with)\b", re.IGNORECASE)
 
@@ -363,7 +382,7 @@ def _married_since(rel: UserRelation, facts: Sequence[tuple[str, str, str]], sen
         not rel.chained
         and rel.relation in ("wife", "husband", "spouse", "partner")
         and any(s == "user" and r == "fiance" and names_match(rel.name, o) for s, r, o in facts)
-        and any(_GOT_MARRIED.search(s) and not _NAMES_WHOM.search(s) for s in sentences)
+        and any(_GOT_MARRIED.search(s) and not _NAMES_WHOM.search(s) and not _TO_COME.search(s) for s in sentences)
     )
 
 
