@@ -81,8 +81,10 @@ _CHANGED = (
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
     r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b)"  # "(set up in june; replaced the old runner)"
-    r"|(?:(?:he|she|they|i|we|you)\s+)?(?:left|quit)\s+(?!(?:and|or|without|of|to|for|over|outer|join|side|hand|click|the\s+keys)\b)"
-    r"|(?:[^()]*\s)?after\s+leaving\s)[^()]*\)"  # "(she left the pharmacy)", "(quit the gym)"; not "(left of the x)"
+    # "(she left the pharmacy)", "(quit the gym)"; not "(left of the avatar)", "(quit and save)"
+    r"|(?:(?:he|she|they|i|we|you)\s+)?(?:left|quit)\s+"
+    r"(?!(?:and|or|without|of|to|for|over|outer|join|side|hand|click|the\s+keys)\b)"
+    r"|(?:[^()]*\s)?after\s+leaving\s)[^()]*\)"
     # "8 GB, resized from 4 GB in may", "2 GB; raised from 1 GB", "slog, replacing zap since 1.0", "(since 3.5; was 15)"
     rf"|[,;]\s+(?:was\s+(?=(?:[\w.-]+\s+)?[$€£]?\d)|(?:previously|formerly)\s|(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s"
     r"|replac(?:ed|ing)\s+(?!by\b))[^,;()]*",

@@ -554,7 +554,8 @@ def check(answer: str, texts: Sequence[str] | Evidence) -> GroundingResult:
     return GroundingResult(ok=not missing, missing=missing)
 
 
-# a count, a few words, then what it counts in brackets or after a colon
+# a count and the plural it counts ("7 versions", "3 minor releases"), then what it counts in brackets or after a colon
+# or a dash
 _COUNT_LIST = re.compile(
     r"(?<![\w.])(\d+)\s+(?:[a-z][\w-]*\s+)?[a-z][\w-]*s\b(?:\s+[\w-]+){0,2}?\s*"
     r"(?:\(([^()]+)\)|(?::|\s[—–-])\s*([^;]+))",
@@ -565,8 +566,7 @@ _ITEM_BREAK = re.compile(r"\s*(?:,|;|\band\b|\bthen\b)\s*")
 
 def _counted(claim: str, answer: str, ev: Evidence) -> bool:
     """Whether a count the texts do not say is the number of things the answer lists after it, each a grounded name,
-    number or date:
-    "7 versions (2.2.0, 2.3.0, ...)", "2 times (300 to 120 on 5 Apr, then 120 to 600 on 16 Jun)"."""
+    number or date: "7 versions (2.2.0, 2.3.0, ...)", "2 times (300 to 120 on 5 Apr, then 120 to 600 on 16 Jun)"."""
     if not re.fullmatch(r"\d+", claim):
         return False
     for m in _COUNT_LIST.finditer(answer):

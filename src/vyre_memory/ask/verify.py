@@ -13,8 +13,8 @@ Guarantees:
   relation it tells is a stored personal fact, or is said in an own sentence of a cited turn the person typed in
   a session they ran (the trust rules of `read/`: not a question, quote, paste, joke or negation), in a turn
   that carries no injection and a sentence that is no instruction to an AI (`injection`): "my wife dani", or a
-  bare relation word set right by the name ("dani (wife)", "dani, thats mum") with no one else's family in the
-  sentence before it; or the person's fiance in what memory knows, once an own sentence says they married. Tool
+  bare family word set right by the name ("dani (wife)", "dani, thats mum"; `_bare_names_it` lists the guards);
+  or the person's fiance in what memory knows, once an own sentence says they married. Tool
   output, assistant turns, pasted mail and an obliging verify model never make one. An answer that tells no such
   relation agrees.
 """
@@ -270,18 +270,13 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
     return not rel.chained and _bare_names_it(sentence, names, covers)
 
 
-# Said after someone else's family or a wedding, a bare relation word may be theirs: "tom's family is here: rita
-# (wife)", "he brought his kid leo (son)", "jen married mark (husband)", "came with my coworker and kate (wife)".
 # Bare, only a family word says whose it is ("jordan (wife)"); "ma", "pop", "bro", "mate" or a job word do not.
 _BARE_RELATIONS = frozenset(
     "wife husband partner fiance son daughter child mother father sister brother grandmother grandfather".split()
 )
 _NOT_BARE = frozenset("ma pa pop bro sis mate pal kid kiddo baby gf bf mann mari frau femme".split())
-_BARE_ALT = "|".join(
-    sorted((re.escape(w) for w, r in _RELATION_WORDS.items() if r in _BARE_RELATIONS and w not in _NOT_BARE), key=len)[
-        ::-1
-    ]
-)
+_BARE_WORDS = (re.escape(w) for w, r in _RELATION_WORDS.items() if r in _BARE_RELATIONS and w not in _NOT_BARE)
+_BARE_ALT = "|".join(sorted(_BARE_WORDS, key=len, reverse=True))
 # Before the name: someone else's family, another relation or role, a wedding, or what is no family at all ("tom's
 # family is visiting: rita (wife)", "he brought his kid leo (son)", "jen married mark (husband)", "my brother and kate
 # (wife)", "seed jo (wife) and al (husband)"); anywhere: an end ("jordan (wife) and i split up") or a pair
@@ -294,7 +289,8 @@ _SOMEONE_ELSES = re.compile(
 _NO_LONGER = re.compile(
     r"\b(?:married|divorced?|separated|split|broke\s+up|left\s+me|late|rip|ex|wedding|congrats|"
     r"character|persona|mascot|bot|game|series|show|film|movie|book|novel|plot|story|screenplay|script|scene|episode|"
-    r"ticket|demo|seeds?|fixtures?|mock|sample|example|placeholder|enum|class|tests?|chart|say|suppose|imagine)\b|\(\s*(?:wife|husband)\s*\).*\(\s*(?:wife|husband)\s*\)",
+    r"ticket|demo|seeds?|fixtures?|mock|sample|example|placeholder|enum|class|tests?|chart|say|suppose|imagine)\b|"
+    r"\(\s*(?:wife|husband)\s*\).*\(\s*(?:wife|husband)\s*\)",
     re.IGNORECASE,
 )
 # After the name: that it is no person of the family ("luna (wife) is our cat", "max (husband) is a character")
@@ -313,12 +309,11 @@ _JOINED = re.compile(
 
 def _bare_names_it(sentence: str, names: Sequence[str], covers: frozenset[str]) -> bool:
     """Whether a family word with no owner, set right by a name, names it: "ani (husband)", "(husband, ani)",
-    "rosa, thats mum." Said so in the person's own words, the relation is theirs; not when the sentence holds someone
-    else's family, another relation or role, or what is no family at all before the name (`_SOMEONE_ELSES`), nor for
-    a name said
-    after another person (`_JOINED`); one with an owner ("her husband"), a chain ("husband's", "husband of"), an
-    in-law or more words in the brackets ("(wife, not mine)") is not read here; nor one said to be no person
-    (`_NOT_A_PERSON`) or no longer the person's (`_NO_LONGER`)."""
+    "rosa, thats mum." Said so in the person's own words, the relation is theirs; not when someone else's family,
+    another relation or role comes before the name (`_SOMEONE_ELSES`) or the name comes after another person
+    (`_JOINED`), nor when the sentence says it ended or is a story, ticket or fixture (`_NO_LONGER`) or what follows
+    says it is no person (`_NOT_A_PERSON`). One with an owner ("her husband"), a chain ("husband's", "husband of"),
+    an in-law or more words in its brackets ("(wife, not mine)") is not read here."""
     for name in dict.fromkeys(n for n in names if n.strip()):
         n = re.escape(name)
         for pattern in (
