@@ -685,3 +685,18 @@ def test_an_aside_saying_what_someone_left_is_history_and_other_lefts_stay(said:
     from vyre_memory.ask.answer import without_history
 
     assert without_history(said) == told
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("No, the Fly.io move was called off", "No, the Fly.io move was called off"),  # named as the question does
+        ("Yes, on Fly.io since March", None),  # a yes is not grounded by the question
+        ("No, it moved to Render", None),  # what it names instead must stand in the texts
+    ],
+)
+def test_a_no_may_name_what_it_denies_as_the_question_does(said: str, told: str | None) -> None:
+    cited = [passage(1, "update: we are NOT moving to fly, the move is called off")]
+    model = FakeModel([reply(said, [1])])
+    result = answer_with_model("are we on fly.io now?", cited, model, now=NOW, qclass="decision")
+    assert result.answer == told

@@ -185,6 +185,8 @@ _ONE_NAME = frozenset({"who-said"})  # question classes whose answer is one name
 _VALUE_CLASSES = frozenset("number date deploy place person relation tool thing file preference who-said other".split())
 _EXPLAINS = re.compile(r"^\W*(?:and |so |but )?(?:why|how)\b(?!\s+(?:many|much|long|old|far|often|big|fast))", re.I)
 _YES_NO_FIRST = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\b", re.I)
+# a no answering a yes or no question names what it denies as the question does: that name stands in the question
+_NO_FIRST = re.compile(r"\W*(?:no|nope)\b", re.I)
 _IDENTIFIER = re.compile(r"\w[-_.]\w|\d")  # a value grounding does not check: "time-machine", "pg_dump"
 _BRACKETED = re.compile(r"\s+\([^()]*\)")  # an aside; "numeric(19,4)" and "f()" are values
 _AFTER_SEMICOLON = re.compile(r";\s.*$", re.S)
@@ -313,6 +315,7 @@ def check_answer(
     one_name: bool = False,
     value: bool = False,
     many: bool = False,
+    asked: frozenset[str] = frozenset(),
 ) -> AnswerResult:
     """Turn what the model said into a result, by the code checks (citations, grounding); no model involved.
     An answer whose aside the cited text does not hold is told without its bracketed asides, or up to the last of its
@@ -323,7 +326,9 @@ def check_answer(
     detail (`bare`) when that is grounded; a value is a few words (`_VALUE_WORDS`), and an answer whose value part is
     longer is told as an answer to any other question. A yes or no answer is cut so only when it is not grounded
     whole: what follows it says what holds instead. An answer to a question asking for several things (`many`,
-    `asks_many`) is never cut to its first value: told whole, or up to one of its asides, or not at all."""
+    `asks_many`) is never cut to its first value: told whole, or up to one of its asides, or not at all. A "No"
+    may name what it denies as the question does (`asked`, the question's claims in lower case) though no passage
+    writes it so ("are we on fly.io now": "No, the Fly.io move was called off" where the texts say "fly")."""
     known = _grounded_known(out.known, passages)
     valid = [i for i in dict.fromkeys(out.cite) if 1 <= i <= len(passages)]
     if out.abstain or out.answer is None:
@@ -344,6 +349,8 @@ def check_answer(
     value = value and len(bare(answer).split()) <= _VALUE_WORDS
     texts = [evidence(p) for p in clean]
     result = grounding.check(answer, texts)
+    if not result.ok and _NO_FIRST.match(answer) and all(m.lower() in asked for m in result.missing):
+        result = grounding.GroundingResult(ok=True, missing=[])  # "No, the move to X was called off" to "are we on X"
     head = "" if many else value_first(answer)
     alone_asked = current or (one_name and bool(set(grounding.names(answer)) - set(grounding.names(head))))
     # a yes or no is not a value: what follows it says what holds instead ("No: since 18 May, events go over X"),
@@ -426,5 +433,10 @@ def answer_with_model(
         one_name, value = qclass in _ONE_NAME and not many, asks_value(question, qclass) and not many
         if value and out.answer:
             out = replace(out, answer=without_later(question, out.answer) or out.answer)
-        return done(check_answer(out, shown, current=current and not many, one_name=one_name, value=value, many=many))
+        asked = frozenset(c.lower() for c in grounding.claims(question))
+        return done(
+            check_answer(
+                out, shown, current=current and not many, one_name=one_name, value=value, many=many, asked=asked
+            )
+        )
     raise AssertionError("unreachable")  # pragma: no cover
