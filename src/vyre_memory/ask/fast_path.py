@@ -30,6 +30,7 @@ from ..contract import ASSISTANT, TYPED, AskResult, Scope, Source
 from ..ingest.labels import is_within
 from ..read.departures import DEPARTING_ROLES, given_name, leaves
 from ..read.derive import ATTRIBUTIONS_KEY, attributions_of
+from ..read.losses import lost, names_thing
 from ..read.relations import PEOPLE_RELATIONS, display
 from ..store.facts import FactMention
 from ..store.sqlite import Store, fts_words
@@ -60,7 +61,8 @@ MAX_SOURCES = 8
 # what was said then. Other changing values are kept longer (a home, a school year, an employer, a boss).
 STALE_DAYS = 120
 STALE_RELATIONS = frozenset({"car", "laptop", "job_title"})
-DEPARTURE_READ = 200  # passages naming a role's holder, since their newest mention, read for a departure
+DEPARTURE_READ = 200  # passages naming a role's holder (since their newest mention) or a thing had, read for its end
+OWNED = frozenset({"car", "laptop", "phone"})  # things had until said gone (`lost`)
 
 
 def _long_before(said: str, now: datetime | str | None) -> bool:
@@ -128,11 +130,11 @@ class FastPath:
         if ans is None:
             return _result(None, 0.0, tuple(_known(query, known)), (), started, timings)
         roles_scope = scope if query.relation in WORK_RELATIONS else Scope()  # the person's own roles: said anywhere
-        left = self._left(ans, roles_scope, now) if query.relation in DEPARTING_ROLES else None
-        if left is not None:
-            # who held the role has said since that they leave it: what was known, not today's answer
-            known_then = f"Up to {left[1][:10]}: {ans.text} Said since: {display(given_name(left[0]))} leaves."
-            return _result(None, 0.0, (known_then,), (), started, timings)
+        ended = self._ended(ans, query.relation, roles_scope, now)
+        if ended is not None:
+            # who held the role has said since that they leave it, or the thing had is gone: what was known, not
+            # today's answer
+            return _result(None, 0.0, (f"Up to {ended[0][:10]}: {ans.text} {ended[1]}",), (), started, timings)
         said = max((f.ts for f in ans.facts), default="")
         if query.relation in STALE_RELATIONS and asks_current(question) and _long_before(said, now):
             # a value that changes, asked as it is now, last said months ago: what was said then, not today's answer
@@ -180,22 +182,36 @@ class FastPath:
             return _result(None, 0.0, (), (), started, timings)
         return _result(ans.text, ans.confidence, (), self._sources(ans, mentions), started, timings)
 
-    def _left(self, ans: PersonalAnswer, scope: Scope, now: datetime | str | None) -> tuple[str, str] | None:
-        """(holder, the newest mention of them) for a holder of the answer's role who, in the turn of that mention or
-        after it and not after `now`, says they leave it; None when none does. Each holder is looked at ("Ana and
-        Bram"): the answer names them all."""
+    def _ended(
+        self, ans: PersonalAnswer, relation: str, scope: Scope, now: datetime | str | None
+    ) -> tuple[str, str] | None:
+        """(the newest mention of a value of the answer, what was said) when, not after `now`, a holder of a role
+        says they leave it (`leaves`, in the turn of that mention or after it), or the person says in their own words
+        that the thing they had is gone (`lost`: by the noun of its kind, "the car got written off", after that
+        mention; by its name, after it was first named at all, for "the corolla" said while the insurance sorts it out
+        is still the one written off); None when nothing is. Each value is looked at ("Ana and Bram"): the answer
+        names them all."""
+        role = relation in DEPARTING_ROLES
+        if not role and relation not in OWNED:
+            return None
         until = f"{iso_now(now)}Z" if now is not None else None  # stored times end ".000Z": one at `now` counts
         newest: dict[str, str] = {}
         for f in ans.facts:
             newest[f.object] = max(newest.get(f.object, ""), f.ts)
-        for holder, since in newest.items():
-            words = fts_words([given_name(holder)])
+        for value, since in newest.items():
+            words = fts_words([given_name(value)] if role else [value, relation])
             if not since or not words:
                 continue
-            found = self.store.full_text(words, scope, limit=DEPARTURE_READ, since=since, until=until)
-            rows = self.store.passages_by_id([pid for pid, _ in found])
-            if any(r.kind in (TYPED, ASSISTANT) and leaves(r.text, holder) for r in rows.values()):
-                return holder, since
+            found = self.store.full_text(words, scope, limit=DEPARTURE_READ, since=since if role else None, until=until)
+            rows = [r for r in self.store.passages_by_id([pid for pid, _ in found]).values() if r.ts]
+            if role:
+                if any(r.kind in (TYPED, ASSISTANT) and leaves(r.text, value) for r in rows):
+                    return since, f"Said since: {display(given_name(value))} leaves."
+                continue
+            own = [(r.ts or "", r.text) for r in rows if r.kind == TYPED]
+            first = min([since, *(ts for ts, text in own if names_thing(text, value))])
+            if any(ts > first and lost(text, value, relation if ts >= since else "") for ts, text in own):
+                return since, f"Said: the {relation} is gone."
         return None
 
     def _attributions(self) -> tuple[FactMention, ...]:
