@@ -124,7 +124,32 @@ def test_the_name_of_whoever_said_a_passage_is_not_what_it_is_about() -> None:
     b = wanted("how many retries did we edit into the nightly export")  # edit, export, nightly, retries
     call = make_passage(3, "Edit\nfile_path: config/app.yml\nold_string: retries: 3\nnew_string: retries: 5")
     edit = replace(call, kind="tool_call", name="Edit")
-    assert [c.value for c in candidates(b, [edit])] == ["3", "5"]  # two of four
+    assert [c.value for c in candidates(b, [edit])] == ["5"]  # two of four; what the edit replaced is no candidate
+
+
+def test_what_an_edit_replaced_is_a_candidate_only_when_the_oldest_is_asked() -> None:
+    text = 'Edit\nfile_path: config/pools.json\nold_string: "slots": 24\nnew_string: "slots": 12\n→ updated.'
+    edit = replace(make_passage(1, text), kind="tool_output", name="Edit")
+    assert [c.value for c in candidates(wanted("how many slots does the snowflake pool have"), [edit])] == ["12"]
+    first = wanted("how many slots did the snowflake pool have at first")
+    assert {c.value for c in candidates(first, [edit])} == {"24", "12"}
+    before = wanted("how many slots did the snowflake pool have before the change")
+    assert {c.value for c in candidates(before, [edit])} == {"24", "12"}
+
+
+def test_a_value_set_to_another_as_late_or_later_is_not_told_as_it_is() -> None:
+    a = wanted("how many slots does the snowflake pool have")
+    has = make_passage(1, "The snowflake pool has 24 slots.", kind="assistant", ts="2026-03-10T07:51:00Z")
+    text = 'Edit\nfile_path: config/snowflake_pool.json\nold_string: \nnew_string: "slots": 24\n→ updated.'
+    edit = replace(make_passage(2, text, ts="2026-03-01T07:00:00Z"), kind="tool_output", name="Edit")
+    now = make_passage(3, "The snowflake pool is now 12 slots.", kind="assistant", ts="2026-03-10T07:58:00Z")
+    alone = decide(a, [has, edit])
+    assert alone is not None and alone.answer == "24" and alone.confidence >= 0.65  # nothing set since: told
+    got = decide(a, [has, edit, now])
+    assert got is not None and got.answer == "24" and got.confidence < 0.5  # set to 12 since: not told
+    # a question of what it was is not asked as it is now
+    was = decide(wanted("how many slots did the snowflake pool have before"), [has, edit, now])
+    assert was is not None and was.answer == "24" and was.confidence >= 0.65
 
 
 def test_the_name_of_the_project_a_passage_was_said_in_is_not_what_it_is_about() -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ..text import content_words, stem
 from .understand import Understanding
 
-__all__ = ["TYPES", "Asked", "asked"]
+__all__ = ["TYPES", "Asked", "asked", "asks_past"]
 
 TYPES = ("path", "version", "date", "duration", "count", "amount", "number", "identifier", "command", "sentence")
 
@@ -81,6 +81,10 @@ _WAY = re.compile(r"^(?:\W*\w+\W+){0,2}?how (?:do|can|should|would) (?:i|we|you)
 _FIX_VERB = re.compile(r"\b(?:fix|solve|resolve|patch|work around)\b")  # "how should we fix it" asks for the fix
 _FIXED = re.compile(r"\b(?:fix|fixed|fixes|patch|patched|resolved)\b")
 _ORDER_NEW = re.compile(r"\b(?:latest|newest|last|most recent|current|currently|now|today|these days|anymore)\b")
+# a question of what a value was, or of its history, not of what it is
+_PAST = re.compile(
+    r"\b(?:was|were|before|used\s+to|use\s+to|previous|previously|prior|originally|history|earlier)\b", re.I
+)
 _ORDER_OLD = re.compile(r"\b(?:first|original|originally|initial|initially|earliest|at first|to begin with)\b")
 # Words that say what kind of answer is asked, not what it is about.
 _TYPE_WORDS = frozenset(
@@ -154,6 +158,12 @@ def _type(q: str, u: Understanding) -> str | None:
         # the question's words (a report of one deploy is no answer); "how should we fix it" asks for the fix
         return None if _WAY.match(q) and not _FIX_VERB.search(q) else "sentence"
     return None
+
+
+def asks_past(question: str) -> bool:
+    """Whether `question` asks what a value was, or its history ("how many slots did it have before"), not what it
+    is."""
+    return _PAST.search(question) is not None
 
 
 def asked(question: str, u: Understanding) -> Asked | None:

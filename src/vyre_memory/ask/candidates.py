@@ -18,7 +18,7 @@ from ..contract import TOOL_CALL, TOOL_OUTPUT, Passage
 from ..errors import ConfigError
 from ..ingest.text import TOOL_FIELDS, file_paths
 from ..text import day, overlap, versions
-from .answer_types import Asked
+from .answer_types import Asked, asks_past
 
 __all__ = ["EXTRACTORS", "TYPE_EXTRACTORS", "Mention", "mentions", "split_ablation"]
 
@@ -201,6 +201,9 @@ _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
 # the name of a tool call's input that starts a line of its rendering ("file_path: ...", also at the head of its
 # output's passage): a label, never a value
 _TOOL_FIELD = re.compile(rf"^(?:{'|'.join(TOOL_FIELDS)}): ")
+# what an edit replaced (rendered from "old_string: " up to "new_string: "): a value as it was, a candidate only when
+# the oldest or an earlier one is asked for ("what was the first timeout", "how many slots did it have before")
+_REPLACED = re.compile(r"^old_string: .*?(?=^new_string: |\Z)", re.S | re.M)
 
 
 def mentions(asked: Asked, passages: Iterable[Passage], off: frozenset[str] = frozenset()) -> list[Mention]:
@@ -210,7 +213,9 @@ def mentions(asked: Asked, passages: Iterable[Passage], off: frozenset[str] = fr
     for rank, p in enumerate(list(passages)[:READ]):
         if p.kind == "agent_prompt":  # a brief written for a helper restates what was known; it reports nothing
             continue
-        said = [s.strip(" -*>\t") for s in _SPLIT.split(p.text) if s.strip(" -*>\t")]
+        replaced = p.kind in (TOOL_CALL, TOOL_OUTPUT) and asked.order != "oldest" and not asks_past(asked.question)
+        text = _REPLACED.sub("", p.text) if replaced else p.text
+        said = [s.strip(" -*>\t") for s in _SPLIT.split(text) if s.strip(" -*>\t")]
         if p.kind in (TOOL_CALL, TOOL_OUTPUT):
             said = [_TOOL_FIELD.sub("", s, count=1) for s in said]
         for name in names:

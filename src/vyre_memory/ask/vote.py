@@ -30,7 +30,7 @@ from typing import Any
 
 from ..contract import TYPED, Passage
 from ..text import overlap, project_name, words
-from .answer_types import Asked
+from .answer_types import Asked, asks_past
 from .candidates import Mention, mentions
 
 __all__ = ["FEATURES", "Calibration", "Candidate", "Extracted", "calibration", "candidates", "decide"]
@@ -94,6 +94,8 @@ class Candidate:
     best: Mention
     cite: tuple[Passage, ...]
     quotes: dict[int, str] = field(default_factory=dict)
+    said_last: str = ""  # the newest time a passage names it
+    set_last: str = ""  # the newest time a sentence names it as what something was set to ("is now 12", "to 12")
 
 
 @dataclass(frozen=True)
@@ -254,8 +256,26 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
         for m in ordered:
             if m.passage in cite:
                 quotes.setdefault(m.passage.id, m.sentence if m.extractor != "day" else m.sentence or value)
-        out.append(Candidate(value, features, best, cite, quotes))
+        set_at = [m.passage.ts or "" for m in ms if _set_to(m.sentence, value)]
+        out.append(Candidate(value, features, best, cite, quotes, when[value][-1], max(set_at, default="")))
     return out
+
+
+# what a sentence says just before a value something was changed to: "is now 12", "from 24 to 12", "set pool_size 12"
+_SET_TO = re.compile(r"(?:\bnow|\bto|\bset(?:\s+\S+){0,3}|->|→)\s*[`'\"]?$", re.I)
+
+
+def _set_to(sentence: str, value: str) -> bool:
+    """Whether `sentence` names `value` as what something was set to (`_SET_TO` in the 40 characters before it)."""
+    return _SET_TO.search(sentence[: max(0, sentence.find(value))][-40:]) is not None
+
+
+def _outdated(best: Candidate, scored: Sequence[tuple[float, Candidate]], asked: Asked) -> bool:
+    """Whether a value asked as it is now may have been changed since: another value is named as what something
+    was set to, as late or later ("how many slots does the pool have": "has 24 slots", then "is now 12 slots")."""
+    if asked.type not in _NUMBER_TYPES | {"version"} or asked.order == "oldest" or asks_past(asked.question):
+        return False
+    return any(c.set_last and c.set_last >= best.said_last for _, c in scored if c is not best)
 
 
 def _topic_cover(passage: Passage, terms: frozenset[str]) -> float:
@@ -278,6 +298,7 @@ def decide(
     if not scored:
         return None
     p, best = max(scored, key=lambda pc: (pc[0], pc[1].features["share"], pc[1].value))
-    confidence = round(p, 3) if p >= cal.threshold(asked.type) else round(min(p, 0.49), 3)
+    told = p >= cal.threshold(asked.type) and not _outdated(best, scored, asked)
+    confidence = round(p, 3) if told else round(min(p, 0.49), 3)
     quote = best.best.sentence if best.best.extractor != "day" else best.best.sentence or best.value
     return Extracted(best.value, confidence, best.cite, quote, best.best.extractor, dict(best.quotes))
