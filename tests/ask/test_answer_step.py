@@ -679,12 +679,53 @@ def test_which_questions_ask_for_several_things(question: str, many: bool) -> No
         ("Top-right menu (left of the avatar)", "Top-right menu (left of the avatar)"),
         (":wq (quit and save)", ":wq (quit and save)"),
         ("A left join (left outer join on user_id)", "A left join (left outer join on user_id)"),
+        # what was given up, and when; what a day was moved from
+        (
+            "Hosted runners: ubuntu-24.04-4core (self-hosted runners dropped on 9 April)",
+            "Hosted runners: ubuntu-24.04-4core",
+        ),
+        ("Postgres (dropped the cache)", "Postgres (dropped the cache)"),  # no time: what was done, not history
+        ("Self-hosted runners (dropped on 9 April)", "Self-hosted runners (dropped on 9 April)"),  # the answer's own
+        ("December 5 for the festival, extended from Nov 28", "December 5 for the festival"),
+        ("MyError, extended from ValueError", "MyError, extended from ValueError"),  # no day moved
     ],
 )
-def test_an_aside_saying_what_someone_left_is_history_and_other_lefts_stay(said: str, told: str) -> None:
+def test_an_aside_of_what_was_left_or_given_up_is_dropped_and_others_stay(said: str, told: str) -> None:
     from vyre_memory.ask.answer import without_history
 
     assert without_history(said) == told
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "told"),
+    [
+        # a value asked for is told without what it is measured against
+        ("what did actions cost in may", "$1,420 for May, under the $1,600/month estimate", "$1,420 for May"),
+        ("what did actions cost in may", "$1,420 (within our budget of $1,600)", "$1,420"),
+        ("what did actions cost in may", "$1,420 (under the limit)", "$1,420"),  # no estimate: a detail, cut as one
+        # to a question asking of the measure or the difference, it is the answer
+        (
+            "what was the estimate for actions in may",
+            "$1,420, under the $1,600 estimate",
+            "$1,420, under the $1,600 estimate",
+        ),
+        (
+            "how far under the estimate did actions come in",
+            "$1,420, under the $1,600/month estimate",
+            "$1,420, under the $1,600/month estimate",
+        ),
+        # to a question asking why, it is the reason
+        (
+            "why did actions cost so much in may",
+            "The macOS jobs, above the $1,600/month estimate",
+            "The macOS jobs, above the $1,600/month estimate",
+        ),
+    ],
+)
+def test_a_value_is_told_without_what_it_is_measured_against(question: str, said: str, told: str) -> None:
+    cited = [passage(1, "actions cost $1,420 in may; the estimate was $1,600/month. the macos jobs, above the limit")]
+    result = answer_with_model(question, cited, FakeModel([reply(said, [1])]), now=NOW, qclass="number")
+    assert result.answer == told
 
 
 @pytest.mark.parametrize(

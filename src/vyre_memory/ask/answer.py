@@ -78,15 +78,25 @@ _CHANGED = (
     r"raised|lowered|increased|decreased|reduced|bumped|moved|changed|switched|migrated|upgraded|downgraded"
     r"|rescheduled|postponed|pushed|renamed|resized|swapped|reverted|returned|back|up|down"
 )
+# a day or a deadline moved: "December 5, extended from Nov 28" (not "MyError, extended from ValueError")
+_MOVED_DAY = (
+    r"(?:extended|delayed|brought\s+forward|pushed\s+back)\s+from\s+(?=\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
+    r"|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)"
+)
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
     r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b)"  # "(set up in june; replaced the old runner)"
     # "(she left the pharmacy)", "(quit the gym)"; not "(left of the avatar)", "(quit and save)"
     r"|(?:(?:he|she|they|i|we|you)\s+)?(?:left|quit)\s+"
     r"(?!(?:and|or|without|of|to|for|over|outer|join|side|hand|click|the\s+keys)\b)"
-    r"|(?:[^()]*\s)?after\s+leaving\s)[^()]*\)"
+    r"|(?:[^()]*\s)?after\s+leaving\s"
+    # "(self-hosted runners dropped on 9 April)": what was given up, and when (not "(dropped on 9 April)": that is the
+    # answer's own)
+    r"|\s*[\w-][^()]*\s(?:dropped|retired|decommissioned|abandoned|phased\s+out|ditched)\s+(?:on|in|since|after|back|last)\s"
+    r")[^()]*\)"
     # "8 GB, resized from 4 GB in may", "2 GB; raised from 1 GB", "slog, replacing zap since 1.0", "(since 3.5; was 15)"
     rf"|[,;]\s+(?:was\s+(?=(?:[\w.-]+\s+)?[$€£]?\d)|(?:previously|formerly)\s|(?:[\w-]+\s+){{0,2}}?(?:{_CHANGED})\s+from\s"
+    rf"|{_MOVED_DAY}"
     r"|replac(?:ed|ing)\s+(?!by\b))[^,;()]*",
     re.I,
 )
@@ -116,10 +126,22 @@ _NOT = (
 )
 # ... and so is a bracketed reason the alternative lost ("Meilisearch (the hosted one was too expensive)")
 _PASSED_OVER = r"\s*\([^()]*\b(?:was|were|is|are)\s+(?:too\b|ruled\s+out|rejected|dropped)[^()]*\)"
+_IN_CLAUSE = r"(?:[^,;()—–]|,(?=\d))"  # a clause's text, a number's thousands comma ("$1,600") in it
 _CONTRAST_ASIDE = re.compile(
-    rf"{_PASSED_OVER}|\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}[^,;()—–]*?(?=\s*[,;)—–]|\.(?:\s|$)|$)", re.I
+    rf"{_PASSED_OVER}|\s*\({_NOT}[^()]*\)|(?:,|\s[—–-])\s+{_NOT}{_IN_CLAUSE}*?(?=\s*(?:[;)—–]|,(?!\d))|\.(?:\s|$)|$)",
+    re.I,
 )
 _YES_NO = re.compile(r"\W*(?:yes|no|yeah|nope|yep)\W*", re.I)
+# A value asked for is not told with what it is measured against ("$1,420, under the $1,600 estimate"); to a question
+# asking why, or of the measure or the difference ("what is our target", "how far over budget"), that is the answer.
+_AGAINST = r"(?:under|over|above|below|within)\s+(?:the|our|its|their)\s"
+_MEASURE = r"\b(?:estimate|budget|target|forecast|projection)\b"
+_MEASURED = re.compile(rf"{_MEASURE}|\b(?:over|under|above|below|vs\.?|versus|compared)\b", re.I)  # asked of it
+_COMPARED_ASIDE = re.compile(
+    rf"(?:,|\s[—–-])\s+{_AGAINST}{_IN_CLAUSE}*?{_MEASURE}{_IN_CLAUSE}*?(?=\s*(?:[;)—–]|,(?!\d))|\.(?:\s|$)|$)"
+    rf"|\s*\({_AGAINST}[^()]*{_MEASURE}[^()]*\)",
+    re.I,
+)
 
 
 # "when did we deploy 0.7.0" answered "not deployed yet": a question of when told that it has not happened has no
@@ -158,6 +180,12 @@ def not_happened(question: str, answer: str) -> bool:
 def without_later(question: str, answer: str) -> str:
     """`answer` to a question asking for an earlier value without asides telling the value that came after it."""
     return _LATER_ASIDE.sub("", answer).strip() if _EARLIER.search(question) else answer
+
+
+def without_measure(question: str, answer: str) -> str:
+    """`answer` to a question asking for a value without an aside naming what the value is measured against, unless
+    the question asks of the measure or the difference."""
+    return answer if _MEASURED.search(question) else _COMPARED_ASIDE.sub("", answer).strip() or answer
 
 
 def without_history(answer: str) -> str:
@@ -432,7 +460,7 @@ def answer_with_model(
         many = asks_many(question)
         one_name, value = qclass in _ONE_NAME and not many, asks_value(question, qclass) and not many
         if value and out.answer:
-            out = replace(out, answer=without_later(question, out.answer) or out.answer)
+            out = replace(out, answer=without_measure(question, without_later(question, out.answer) or out.answer))
         asked = frozenset(c.lower() for c in grounding.claims(question))
         return done(
             check_answer(
