@@ -194,6 +194,10 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Your mother is Rosa.", [own(1, "the screen says 'morning rosa' thats mum")], []),
         # the fiance in what memory knows, and the person has married since
         ("Your wife is Dani.", [own(1, "back from the trip!! officially married now")], [("user", "fiance", "Dani")]),
+        # "my" as the person types it in another language; "officially" between the name and it
+        ("Your fiancée is Dani.", [own(1, "she said yes!!! dani is officially ma fiancée lol")], []),
+        ("Your wife is Dani.", [own(1, "mi esposa dani dice que el dashboard es lento")], []),
+        ("Your wife is Dani.", [own(1, "dani, meine frau, findet das dashboard zu dunkel")], []),
         ("The refund bug was in refunds.py.", [own(1, "Sam's wife is Jordan", kind="tool_output")], []),
     ],
 )
@@ -249,6 +253,14 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         ("Your wife is Jordan.", [own(1, "we're getting married in june")], [("user", "fiance", "Jordan")]),
         ("Your wife is Jordan.", [own(1, "officially married now")], []),
         ("Your wife is Jordan.", [own(1, "officially married now")], [("user", "sister", "Jordan")]),
+        # another language's "my" names only whom it sets beside the relation word
+        ("Your wife is Jordan.", [own(1, "ma fiancée hates it when jordan calls")], []),
+        ("Your wife is Jordan.", [own(1, "jordan is officially ma fiancée's sister")], []),
+        ("Your wife is Jordan.", [own(1, "jordan is officially not ma femme")], []),
+        ("Your wife is Jordan.", [own(1, "mia and her wife jordan are coming to dinner")], []),  # a name, not "my"
+        ("Your wife is Jordan.", [own(1, "giulia mi presenta la moglie jordan")], []),  # "me", not "my"
+        ("Your wife is Jordan.", [own(1, "jordan is now my ex wife")], []),
+        ("Your wife is Jordan.", [own(1, "jordan is now my wife's maid of honour")], []),
     ],
 )
 def test_own_words_do_not_agree(answer: str, cited: list[Passage], facts: list[tuple[str, str, str]]) -> None:

@@ -157,10 +157,15 @@ class UserRelation:
     chained: bool = False
 
 
-def _mention(owner: str) -> re.Pattern[str]:
-    """'<owner> [up to two words] [relation's ...] relation', e.g. 'your older sister', 'my wife's brother'."""
+# words between an owner and a relation that make it one no longer, or not the owner's ("my ex wife", "my former
+# manager", "my friend's wife")
+_NOT_BETWEEN = r"(?!(?:ex|ex-\w+|former|previous|his|her|their|its)\b)"
+
+
+def _mention(owner: str, between: int = 2) -> re.Pattern[str]:
+    """'<owner> [up to `between` words] [relation's ...] relation', e.g. 'your older sister', 'my wife's brother'."""
     return re.compile(
-        rf"(?<![\w'’]){owner}\s+(?:[\w-]+\s+){{0,2}}?(?P<chain>{_CHAIN})(?P<rel>{_REL_ALT})"
+        rf"(?<![\w'’]){owner}\s+(?:{_NOT_BETWEEN}[\w-]+\s+){{0,{between}}}?(?P<chain>{_CHAIN})(?P<rel>{_REL_ALT})"
         rf"(?P<in_law>[-\s]+in[-\s]+law)?(?:s|'s|’s)?\b",
         re.IGNORECASE,
     )
@@ -173,7 +178,16 @@ def _relation_of(m: re.Match[str]) -> str:
 
 
 _MARRIED = re.compile(r"\byou(?:'re|’re|\s+are|\s+were|\s+got)\s+(?P<rel>married|engaged)\s+to\b", re.IGNORECASE)
-_OWN_MENTION = _mention(r"(?:my|our)")
+# "my", "our", and as a person who writes some of their life in another language types them ("camille is ma fiancée",
+# "mi esposa", "meine frau"; the kinship words read are in several languages too, read.relations.KIN), those right
+# before the relation word only ("mi presenta il marito" is "introduces me to her husband")
+_OWN_MENTIONS = (
+    _mention(r"(?:my|our)"),
+    _mention(
+        r"(?:ma|mon|mes|notre|mi|mis|nuestra|nuestro|minha|meu|nossa|nosso|mio|mein|meine|unsere?|mijn|onze|moja|mój|moj)",
+        between=0,
+    ),
+)
 
 
 def _your(user_name: str) -> re.Pattern[str]:
@@ -262,9 +276,11 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
         if c.relation in covers and (rel.chained or c.subject == "user") and names_match(rel.name, c.object):
             return True
     names = [rel.name, *rel.name.split()[:1]]
-    for m in _OWN_MENTION.finditer(sentence):
+    for m in (m for mention in _OWN_MENTIONS for m in mention.finditer(sentence)):
         if _relation_of(m) not in covers or (bool(m.group("chain")) and not rel.chained):
             continue
+        if m.group(0).endswith(("'s", "’s")):
+            continue  # "jordan is my sister's friend": whose, not who
         if _names_it(sentence, m.start(), m.end(), names):
             return True
     return not rel.chained and _bare_names_it(sentence, names, covers)
@@ -338,8 +354,8 @@ def _bare_names_it(sentence: str, names: Sequence[str], covers: frozenset[str]) 
 def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool:
     """Whether the mention `sentence[start:end]` ("my wife") names one of `names` by apposition or copula:
     "my wife Dani", "my wife, Dani", "my wife is Dani", "my wife's name is Dani", "Dani, my wife", "Dani (my wife",
-    "Dani is my wife", "with Dani as my manager". A name merely near it ("my wife hates Dani", "my wife and Dani") is
-    not named by it."""
+    "Dani is my wife", "Dani is officially my fiancée", "with Dani as my manager". A name merely near it ("my wife
+    hates Dani", "my wife and Dani") is not named by it."""
     before, after = sentence[:start], sentence[end:]
     for name in dict.fromkeys(n for n in names if n.strip()):
         n = re.escape(name)
@@ -350,7 +366,11 @@ def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool
             re.IGNORECASE,
         ):
             return True
-        if re.search(rf"(?<![\w'’]){n}(?:\s*,\s*|\s*\(\s*|\s+(?:is|was|as)\s+|\s*['’]s\s+)$", before, re.IGNORECASE):
+        if re.search(
+            rf"(?<![\w'’]){n}(?:\s*,\s*|\s*\(\s*|\s+(?:is|was|as)\s+(?:(?:now|officially|finally|still)\s+)?|\s*['’]s\s+)$",
+            before,
+            re.IGNORECASE,
+        ):
             return True
     return False
 
