@@ -101,6 +101,9 @@ def test_prose_loses_only_what_speaks_of_a_life() -> None:
         "what area of the city is my office in",
         "which part of town is home now",
         "who did i end up marrying",
+        # a household, by whom it lives with or its home, though a word of the work is in it
+        "what do we use for backup power at home now",
+        "who lives with us now besides the kids",
     ],
 )
 def test_questions_about_the_persons_life(question: str) -> None:
@@ -148,6 +151,13 @@ def test_questions_about_the_persons_life(question: str) -> None:
         "where is my office 365 tenant configured",
         "how did i get to work on the parser",
         "how do i get to the office wiki",
+        "where does the backup job write its home dir",
+        "which process lives with the web worker",
+        "which port does the dev server use at home",
+        "why is the at home delivery feature flag off for us",
+        "which customers live with us in the eu region",
+        "what config lives with me in the dotfiles repo",
+        "does our app work around home screen widgets",
     ],
 )
 def test_work_questions_are_not_personal(question: str) -> None:

@@ -156,6 +156,14 @@ _WE_LIVE = re.compile(
     re.I,
 )
 _WE = re.compile(r"\b(?:we|us)\b", re.I)
+# "who lives with us now", "what do we use for backup power at home": a household, by whom it lives with or its home,
+# though a word of the work ("backup") is in the question
+_HOUSEHOLD_OF = re.compile(
+    r"\b(?:who|whom|anyone|anybody|someone|somebody)\b.*\b(?:lives?|living|stays?|staying|moved\s+in)\s+with\s+"
+    r"(?:us|me)\b|\b(?:we|i|us|our|my)\b.*\b(?:at|around)\s+home\b(?!\s+(?:page|screen|dir|directory|delivery|feature"
+    r"|button|route|view|tab|folder|path|network)s?\b)",
+    re.I,
+)
 # "which part of town is home now"
 _HOME_NOW = re.compile(r"\b(?:is|feels like) home(?: now| these days)?\s*\??$", re.I)
 _HOUSEHOLD = re.compile(
@@ -250,6 +258,8 @@ def personal_question(question: str) -> bool:
     """Does the question ask about a person's own life (family, pets, home, health, plans), not the work?"""
     q = question.strip()
     if _OWNED.search(q) and not re.search(r"\b(?:field|column|table|endpoint|api|file|function|model)\b", q, re.I):
+        return True
+    if _HOUSEHOLD_OF.search(q) and not _CODE_TOKEN.search(q):
         return True
     if _work(q):
         return False
