@@ -142,6 +142,9 @@ class RetrievalConfig:
     # newest, as one more list
     changes_weight: float = 0.0
     changes_limit: int = 10
+    # A question asking for a version of something ("what dbt version are we on"): the passages that write a version
+    # number right after its name, one more list at this weight (newest first when asked as it is now)
+    versions_weight: float = 0.0
     # The passages of typed words whose nearest sentence is nearest the question (ask/sentences.py), one more list
     sentences_weight: float = 0.0
     own_life_sentences_weight: float = 0.0  # ... at this weight instead for a question about the person's own life
@@ -272,6 +275,7 @@ def _hybrid(name: str, graph: bool = False) -> RetrievalConfig:
         decisions_weight=1.0,
         decisions_state_share=0.6,
         changes_weight=1.0,
+        versions_weight=1.0,
         sentences_weight=0.6,
         own_life_sentences_weight=1.8,
         tool_kinds=True,
@@ -296,6 +300,7 @@ CONFIGS: dict[str, RetrievalConfig] = {
     "hybrid-convfeedback": replace(_hybrid("hybrid-convfeedback", graph=True), conversation_feedback=0),
     "hybrid-exchanges": replace(_hybrid("hybrid-exchanges", graph=True), exchanges_weight=0.0),
     "hybrid-releases": replace(_hybrid("hybrid-releases", graph=True), releases_weight=0.0),
+    "hybrid-versions": replace(_hybrid("hybrid-versions", graph=True), versions_weight=0.0),
     "hybrid-releasereports": replace(_hybrid("hybrid-releasereports", graph=True), release_reports=False),
     "hybrid-releasesessions": replace(_hybrid("hybrid-releasesessions", graph=True), release_sessions=0),
     "hybrid-bugreplies": replace(_hybrid("hybrid-bugreplies", graph=True), bug_reply_share=0.0),

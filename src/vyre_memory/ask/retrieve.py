@@ -509,6 +509,11 @@ class Retriever:
             if extra:
                 widened = self._full_text(self._selective(terms + extra), scope, cfg.candidates, None, horizon)
                 lists.append((cfg.feedback_weight * outside, widened, "bm25"))
+        if cfg.versions_weight and not personal and (things := _versioned(question, u.terms)):
+            # "what dbt version are we on": the turns that write a version number right after the thing's name
+            # ("dbt 1.8.4 -> 1.9.1", "prod is on Airflow 2.9.3"), not those that say "version" of something else
+            versioned = self._versions_of(things, scope, horizon, cfg.candidates, newest=u.wants_current)
+            lists.append((cfg.versions_weight, versioned, "versions"))
         if cfg.facts and scope.personal_allowed:
             lists.append((cfg.facts_weight, self._fact_candidates(question, scope, horizon), "facts"))
         if cfg.sentences_weight and query is not None:
@@ -1038,6 +1043,21 @@ class Retriever:
         ids = places.ids_of_sessions(members & places.sessions_in(self.store, scope))
         return self._nearest_among(cache, query, places.keep(self.store, scope, ids.tolist(), until=horizon), 10)
 
+    def _versions_of(
+        self, things: list[str], scope: Scope, horizon: str, limit: int, *, newest: bool
+    ) -> list[tuple[int, float]]:
+        """The passages found by the names of `things` in which one of them is written just before a version number
+        ("dbt 1.9.1", "dbt-core~=1.9.0", "airflow upgrade on staging: 2.8.4 -> 2.9.3"), best by the words, or
+        newest first when the question asks for the value now."""
+        found = self._full_text(fts_words(things), scope, limit * VERSIONS_READ, None, horizon)
+        rows = self.store.passages_by_id([pid for pid, _ in found])
+        names = "|".join(re.escape(t) for t in things)
+        written = re.compile(rf"(?<![\w-])(?:{names}){_VERSION_AFTER}", re.I)
+        kept = [(pid, score) for pid, score in found if pid in rows and written.search(rows[pid].text)]
+        if newest:
+            kept.sort(key=lambda x: rows[x[0]].ts or "", reverse=True)
+        return kept[:limit]
+
     def _selective(self, terms: list[str]) -> list[str]:
         """Drop search words that match most passages when rarer ones are there: "test" or "error"
         beside a rare name says little."""
@@ -1170,6 +1190,31 @@ _STATE_CLASSES = frozenset({"tool", "place", "other"})
 # the classes of question that name an identifier in words ("what's the max replicas now", "how do we roll back");
 # a decision or a part of a life is told in prose
 _COMPOUND_CLASSES = frozenset({"number", "tool", "deploy", "file", "bug", "other"})
+
+
+_VERSION_ASKED = re.compile(r"\bversions?\b", re.I)
+_NOT_A_THING = frozenset(
+    "version versions release releases latest current now upgrade run runs use uses used ship prod production test "
+    "tests pinned pin exist image ci app build".split()
+)
+# what may stand between a thing's name and its version: "dbt-core~=1.9.0", "airflow upgrade on staging: 2.8.4",
+# "postgres is now 16.4", "dbt 1.8.4 -> 1.9.1", "the db is now postgres 16.4", "python3.12"; not another name ("dbt
+# and sqlfluff 3.0.1"), and not a number with a unit ("dbt run took 3.5 minutes", "cpu at 85.3%")
+_VERSION_AFTER = (
+    r"(?:[-_]core)?(?:\s*(?:[:=@~^]=?|->|→)\s*|\s+|(?:\s+(?:version|is|was|now|on|at|to|from|upgrade[ds]?|bump(?:ed)?"
+    r"|staging|prod|still|already)\b[:,]?){1,3}\s*|(?:\s+(?:is|was|now|runs|running|on|still)){1,2}\s+[a-z][\w.-]*\s+|)"
+    r"v?\d+\.\d+(?:\.\d+)*(?![\d.]|\s*(?:%|x\b|[kmg]?b\b|ms\b|s\b|secs?\b"
+    r"|seconds|mins?\b|minutes|h\b|hours?|days?|k\b))"
+)
+VERSIONS_READ = 4  # the passages found by a thing's name read for its version, per one kept
+
+
+def _versioned(question: str, terms: Sequence[str]) -> list[str]:
+    """The names a question asking for a version asks it of ("what dbt version are we on": dbt): its terms but for
+    the words of asking for one."""
+    if not _VERSION_ASKED.search(question):
+        return []
+    return [t for t in terms if t.lower() not in _NOT_A_THING and not is_stop_word(t) and len(t) > 1]
 
 
 def _fix_asked(u: Understanding, question: str) -> bool:
