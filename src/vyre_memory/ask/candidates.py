@@ -4,7 +4,8 @@ Each extractor is registered by name in `EXTRACTORS` (so `vyre eval --ablation` 
 sentence of one passage into candidate values of its type, each a span of that sentence as written (so every
 answer is grounded by construction), except `day`, which gives the passage's own date. No extractor reads the
 question's wording: what was asked reaches them only as the answer type and, for identifiers, the noun asked
-about. Pure: no I/O.
+about; what an edit replaced is given them only when the question asks an earlier value (`asks_past`). Pure: no
+I/O.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ question its sentence and its passage hold, how near the question's words stand 
 (or oldest) when the question asks for that order, and how many rival values there are. A logistic model turns
 them into the probability that the value is right; its coefficients are data (`calibration.json`, fitted by
 `python -m vyre_memory.eval.calibrate` on one open world and checked on the other). The best value is told only
-when that probability clears the answer type's threshold (never under 0.5); otherwise the caller abstains.
+when that probability clears the answer type's threshold (never under 0.5) and, asked as it is now, no other value
+is named as what something was set to as late or later (`_outdated`); otherwise the caller abstains.
 
 Guarantees: a value is a candidate only where a passage naming it holds two fifths of the question's words, the name
 of the person who typed it not counted (it is about what was asked); the answer is a span of its cited passage's
