@@ -127,6 +127,17 @@ def test_the_name_of_whoever_said_a_passage_is_not_what_it_is_about() -> None:
     assert [c.value for c in candidates(b, [edit])] == ["5"]  # two of four; what the edit replaced is no candidate
 
 
+def test_a_document_is_no_file_where_a_problem_was_unless_a_document_is_asked() -> None:
+    runbook = "Edit\nfile_path: alerts/crash-rate.md\nold_string: \nnew_string: # Crash rate: check the qr code screen"
+    edit = replace(make_passage(1, runbook), kind="tool_output", name="Edit")
+    code = make_passage(2, "the qr code crash is in app/pix/QrCodeFragment.kt, a timer after the view died")
+    crash = wanted("which file had the qr code crash")
+    assert [c.value for c in candidates(crash, [edit, code])] == ["app/pix/QrCodeFragment.kt"]
+    assert [c.value for c in candidates(crash, [edit])] == []
+    asked_for = wanted("which file is the runbook for the qr code crash")
+    assert "alerts/crash-rate.md" in [c.value for c in candidates(asked_for, [edit, code])]
+
+
 def test_what_an_edit_replaced_is_a_candidate_only_when_the_oldest_is_asked() -> None:
     text = 'Edit\nfile_path: config/pools.json\nold_string: "slots": 24\nnew_string: "slots": 12\n→ updated.'
     edit = replace(make_passage(1, text), kind="tool_output", name="Edit")
