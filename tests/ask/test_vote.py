@@ -134,7 +134,7 @@ def test_a_document_is_no_file_where_a_problem_was_unless_a_document_is_asked() 
     crash = wanted("which file had the qr code crash")
     assert [c.value for c in candidates(crash, [edit, code])] == ["app/pix/QrCodeFragment.kt"]
     assert [c.value for c in candidates(crash, [edit])] == []
-    asked_for = wanted("which file is the runbook for the qr code crash")
+    asked_for = wanted("which file is the postmortem of the qr code crash")
     assert "alerts/crash-rate.md" in [c.value for c in candidates(asked_for, [edit, code])]
 
 

@@ -198,12 +198,12 @@ _GENERIC_BEFORE = frozenset(
 
 
 # a file asked for where a problem was ("which file had the qr code crash"): a document is none, unless one is asked
-# for ("where's the runbook for the crash")
+# for ("which file has the postmortem of the crash")
 _PROBLEM = re.compile(
     r"\b(?:crash\w*|bugs?|buggy|errors?|exceptions?|leak\w*|race|regression|fail\w*|broke\w*|panic\w*|oom\w*)\b", re.I
 )
 _DOCUMENT_ASKED = re.compile(
-    r"\b(?:runbooks?|postmortems?|post-mortems?|notes|docs?|documentation|readme|changelog|adrs?|guides?|write-?ups?|"
+    r"\b(?:postmortems?|post-mortems?|notes|docs?|documentation|readme|changelog|adrs?|guides?|write-?ups?|"
     r"plans?|reports?|markdown)\b",
     re.I,
 )
@@ -221,7 +221,7 @@ def candidates(asked: Asked, passages: Sequence[Passage], off: frozenset[str] = 
     if asked.type == "sentence":
         found = [m for m in found if not m.value.rstrip().endswith("?")]
     if asked.type == "path" and _PROBLEM.search(asked.question) and not _DOCUMENT_ASKED.search(asked.question):
-        found = [m for m in found if not _DOCUMENT.search(m.value)]  # a crash is in code, not in its runbook
+        found = [m for m in found if not _DOCUMENT.search(m.value)]  # a crash is in code, not in the notes on it
     if not found:
         return []
     by_value: dict[str, list[Mention]] = {}
