@@ -198,6 +198,7 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Your fiancée is Dani.", [own(1, "she said yes!!! dani is officially ma fiancée lol")], []),
         ("Your wife is Dani.", [own(1, "mi esposa dani dice que el dashboard es lento")], []),
         ("Your wife is Dani.", [own(1, "dani, meine frau, findet das dashboard zu dunkel")], []),
+        ("Your wife is Dani.", [own(1, "my wife's name is dani btw")], []),
         ("The refund bug was in refunds.py.", [own(1, "Sam's wife is Jordan", kind="tool_output")], []),
     ],
 )

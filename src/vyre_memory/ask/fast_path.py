@@ -203,12 +203,12 @@ class FastPath:
             if not since or not words:
                 continue
             found = self.store.full_text(words, scope, limit=DEPARTURE_READ, since=since if role else None, until=until)
-            rows = [r for r in self.store.passages_by_id([pid for pid, _ in found]).values() if r.ts]
+            rows = list(self.store.passages_by_id([pid for pid, _ in found]).values())
             if role:
                 if any(r.kind in (TYPED, ASSISTANT) and leaves(r.text, value) for r in rows):
                     return since, f"Said since: {display(given_name(value))} leaves."
                 continue
-            own = [(r.ts or "", r.text) for r in rows if r.kind == TYPED]
+            own = [(r.ts, r.text) for r in rows if r.kind == TYPED and r.ts]
             first = min([since, *(ts for ts, text in own if names_thing(text, value))])
             if any(ts > first and lost(text, value, relation if ts >= since else "") for ts, text in own):
                 return since, f"Said: the {relation} is gone."

@@ -279,8 +279,8 @@ def _sentence_agrees(rel: UserRelation, sentence: str) -> bool:
     for m in (m for mention in _OWN_MENTIONS for m in mention.finditer(sentence)):
         if _relation_of(m) not in covers or (bool(m.group("chain")) and not rel.chained):
             continue
-        if m.group(0).endswith(("'s", "’s")):
-            continue  # "jordan is my sister's friend": whose, not who
+        if m.group(0).endswith(("'s", "’s")) and not re.match(r"\s+name\b", sentence[m.end() :], re.IGNORECASE):
+            continue  # "jordan is my sister's friend": whose, not who ("my wife's name is dani" names her)
         if _names_it(sentence, m.start(), m.end(), names):
             return True
     return not rel.chained and _bare_names_it(sentence, names, covers)
