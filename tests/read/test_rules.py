@@ -235,7 +235,12 @@ def test_age_and_school_grade_are_read_as_said(text: str, fact: tuple[str, str, 
 
 @pytest.mark.parametrize(
     "text",
-    ["the p99 turns 40 ms under load", "the counter turned 5% higher", "if theo starts 3rd grade early we'd move"],
+    [
+        "the p99 turns 40 ms under load",
+        "the counter turned 5% higher",
+        "if theo starts 3rd grade early we'd move",
+        "the twins party is saturday (they're turning 3!!)",  # "re" is no one
+    ],
 )
 def test_no_age_or_grade_from_measures_or_hypotheticals(text: str) -> None:
     assert not {f for f in _facts(text) if f[1] in ("age", "grade")}

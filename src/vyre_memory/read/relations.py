@@ -453,10 +453,13 @@ STOP = words(_STOP_TEXT)
 TITLES = words("mr ms mrs miss mx dr prof herr frau")
 
 
+_CONTRACTED = frozenset({"re", "ve", "ll"})  # the tail of "they're", "we've", "she'll", read as a word after the mark
+
+
 def is_stop(token: str) -> bool:
     """A common word (or a simple inflection of one): never taken as a name from lowercase text."""
     t = token.lower().strip("'’")
-    if t in STOP or t in KIN or t in PETS or t in DAYS:
+    if t in STOP or t in KIN or t in PETS or t in DAYS or t in _CONTRACTED:
         return True
     for suffix, repl in (("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("'s", "")):
         if t.endswith(suffix) and len(t) - len(suffix) >= 3 and (t[: -len(suffix)] + repl) in STOP:
