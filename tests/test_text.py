@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vyre_memory.text import spoken_dates
+from vyre_memory.text import identifier_words, spoken_dates, spoken_units
 
 
 @pytest.mark.parametrize(
@@ -25,3 +25,31 @@ from vyre_memory.text import spoken_dates
 )
 def test_a_date_is_told_as_people_say_it(said: str, told: str) -> None:
     assert spoken_dates(said) == told
+
+
+def test_the_words_inside_an_identifier() -> None:
+    said = "OrderQueueLatencyHigh, getUserById, HTTPServer, OAuth2Client, snake_case, GitHub, iOS, ABC, Hello, v2"
+    assert identifier_words(said) == [
+        *("order", "queue", "latency", "high", "get", "user", "by", "id", "http", "server", "auth", "client"),
+        *("git", "hub"),
+    ]
+    assert identifier_words("plain words and CAPS only") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("800ms (max 3 retries)", "800 ms (max 3 retries)"),
+        ("p99=1,840ms.", "p99=1,840 ms."),
+        ("3.1kg and 6gb/s", "3.1 kg and 6 gb/s"),
+        ("512Mi, 6GB, 800MS", "512Mi, 6GB, 800MS"),  # a unit in capitals would read as a name set apart
+        ("a ttl of 12h", "a ttl of 12h"),
+        (
+            "in her 30s, 24k a year, a 3d printer, 5g, 1080p, h264, v1.2ms",
+            "in her 30s, 24k a year, a 3d printer, 5g, 1080p, h264, v1.2ms",
+        ),
+        ("`timeout: 800ms` is 800ms", "`timeout: 800ms` is 800 ms"),  # code stays as written
+    ],
+)
+def test_a_unit_is_written_apart_from_its_number(said: str, told: str) -> None:
+    assert spoken_units(said) == told

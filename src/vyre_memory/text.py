@@ -17,11 +17,14 @@ __all__ = [
     "VERSION",
     "content_words",
     "day",
+    "identifier_words",
     "names_match",
     "overlap",
     "parse_ts",
     "project_name",
     "sentences",
+    "spoken_dates",
+    "spoken_units",
     "stem",
     "version_key",
     "versions",
@@ -45,6 +48,22 @@ STOP = frozenset(
 VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[-+]\w+(?:\.\w+)*)?(?!\w|\.\w)")
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
+# a word written in camel case: a lower-case letter or digit then a capital ("getUser", "PaymentsApiLatency"),
+# or an acronym then a word ("HTTPServer")
+_CAMEL_WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*\b")
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def identifier_words(text: str) -> list[str]:
+    """The words inside each camel-case identifier `text` writes, lower case and once each: "OrderQueueLatencyHigh"
+    gives order, queue, latency, high, so a search for "latency alert" finds it (a full-text index keeps the
+    identifier as one token). Parts of one letter are left out."""
+    out: dict[str, None] = {}
+    for m in _CAMEL_WORD.finditer(text):
+        for part in _CAMEL_PART.findall(m.group(0)):
+            if len(part) > 1:
+                out[part.lower()] = None
+    return list(out)
 
 
 def stem(word: str) -> str:
@@ -122,6 +141,23 @@ def spoken_dates(text: str) -> str:
         return f"{when.day} {_MONTHS[when.month - 1]} {when.year}"
 
     return _ISO_DATE.sub(spoken, text)
+
+
+# a unit written in lower case against its number ("800ms", "3.1kg", "2.5mins"); not "s" ("her 30s"), "k" ("24k"),
+# "m", "d", "g", "h" ("3d", "5g", "12h"): their letter is as often a word of its own, or the glued form is how the
+# value is written. Not a unit in capitals ("512Mi", "6GB"): set apart, it would read as a name of its own.
+_GLUED_UNIT = re.compile(
+    r"(?<![\w.,])((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(ms|µs|ns|sec|secs|min|mins|hr|hrs|kg|km|cm|mm|"
+    r"kb|mb|gb|tb|kbps|mbps|gbps|rps|qps|rpm|ghz|mhz|kwh|kw|mah)(?!\w|\.\w)"
+)
+_CODE_SPAN = re.compile(r"(`[^`]*`)")
+
+
+def spoken_units(text: str) -> str:
+    """`text` with a space between a number and its unit, as the unit is written apart ("800ms" is "800 ms", as
+    "800" is found in it); what is quoted as code (in backticks) stays as written."""
+    parts = _CODE_SPAN.split(text)
+    return "".join(p if i % 2 else _GLUED_UNIT.sub(r"\1 \2", p) for i, p in enumerate(parts))
 
 
 def parse_ts(ts: str | None) -> datetime | None:

@@ -51,3 +51,21 @@ def test_the_persons_own_words_are_embedded_as_written(tmp_path: Path) -> None:
         mem.ingest([tmp_path / "projects"])
         [(text, search, embed)] = _embeds(mem).values()
     assert text == "I moved my car" and embed == search
+
+
+def test_the_words_inside_an_identifier_are_searched_not_embedded(tmp_path: Path) -> None:
+    projects = tmp_path / "projects" / "-home-me-code-x"
+    projects.mkdir(parents=True)
+    session = "11111111-2222-4333-8444-555555555555"
+    said = "OrderQueueLatencyHigh paged me again, muted it"
+    line = typed_line(session, "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee", said, "2026-05-01T10:00:00Z")
+    (projects / f"{session}.jsonl").write_text(line + "\n", encoding="utf-8")
+    with Memory(tmp_path / "home", user_name="Sam") as mem:
+        mem.ingest([tmp_path / "projects"])
+        [(text, search, embed)] = _embeds(mem).values()
+        found = mem.store.conn.execute(
+            "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH 'latency AND queue'"
+        ).fetchone()[0]
+    assert text == said and search.endswith(f"{said}\norder queue latency high")
+    assert "latency high" not in embed
+    assert found == 1

@@ -42,10 +42,15 @@ LOCOMO = SHARED / "locomo"
 # Session 37 recorded LoCoMo conversation 30 the same way (228 recordings of reranks, answers and checks): 0.714.
 # Its gold answers are free text scored by containment (a gold sentence must stand whole in the answer), so most
 # answers right in substance count as confident wrong; its dates and unanswerable questions score as they should.
+# Session 39: the words inside camel-case identifiers are searched, which changes every passage's full-text score a
+# little (the mean length moves), so 114 requests of open, 73 of open2 and 12 of conversation 30 changed; helpers
+# answered them afresh: open 0.956 (the stand-in now opens "what caused the duplicate SKUs" with "Inconsistent SKUs
+# in the ERP export files: ...", and "Inconsistent", capitalised only as the sentence's first word, is checked as
+# a name no passage holds, so the run says "Not sure."), open2 0.975, none confident wrong; conversation 30 0.724 (26).
 RECORDED = {
-    "open": {"accuracy": 0.966, "confident_wrong": 0, "ungrounded": 0},
+    "open": {"accuracy": 0.955, "confident_wrong": 0, "ungrounded": 0},
     "open2": {"accuracy": 0.975, "confident_wrong": 0, "ungrounded": 0},
-    "30": {"accuracy": 0.714, "confident_wrong": 27, "ungrounded": 0},
+    "30": {"accuracy": 0.723, "confident_wrong": 26, "ungrounded": 0},
 }
 DATA = {"open": WORLDS / "open", "open2": WORLDS / "open2", "30": LOCOMO / "30.json"}
 # The retrieval the recordings were made with rests on the vectors of the machine they were made on: a digest of the

@@ -33,7 +33,7 @@ from ..contract import INTERACTIVE, AskResult, Passage, Scope
 from ..errors import ModelCallsForbidden
 from ..read.asides import personal_question
 from ..read.trust import judge_sentence, judge_turn, own_sentences
-from ..text import content_words, overlap, sentences, spoken_dates
+from ..text import content_words, overlap, sentences, spoken_dates, spoken_units
 from .answer_types import asked
 from .candidates import split_ablation
 from .configs import READ_PASSAGES, get_config
@@ -267,8 +267,8 @@ class Pipeline:
         if answer is not None and confidence >= bar:
             sources = tuple(p.source(quotes.get(p.id)) for p in cite)
             result = AskResult(
-                # a version told as its number ("2.47.0", not "v2.47.0"), a date as people say it
-                answer=spoken_dates(_VERSION_V.sub(r"\1", answer)),
+                # a version told as its number ("2.47.0", not "v2.47.0"), a date as people say it, a unit apart
+                answer=spoken_units(spoken_dates(_VERSION_V.sub(r"\1", answer))),
                 confidence=round(confidence, 3),
                 abstained=False,
                 known=(),
