@@ -194,6 +194,7 @@ def test_the_relations_an_answer_tells_of_the_person(
         ("Your mother is Rosa.", [own(1, "the screen says 'morning rosa' thats mum")], []),
         # the fiance in what memory knows, and the person has married since
         ("Your wife is Dani.", [own(1, "back from the trip!! officially married now")], [("user", "fiance", "Dani")]),
+        ("Your wife is Dani.", [own(1, "back!! married man now haha. what did i miss")], [("user", "fiance", "Dani")]),
         # "my" as the person types it in another language; "officially" between the name and it
         ("Your fiancée is Dani.", [own(1, "she said yes!!! dani is officially ma fiancée lol")], []),
         ("Your wife is Dani.", [own(1, "mi esposa dani dice que el dashboard es lento")], []),
@@ -254,6 +255,7 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         ("Your wife is Jordan.", [own(1, "we're getting married in june")], [("user", "fiance", "Jordan")]),
         ("Your wife is Jordan.", [own(1, "officially married now")], []),
         ("Your wife is Jordan.", [own(1, "officially married now")], [("user", "sister", "Jordan")]),
+        ("Your wife is Jordan.", [own(1, "he is a married man now")], [("user", "fiance", "Jordan")]),
         # another language's "my" names only whom it sets beside the relation word
         ("Your wife is Jordan.", [own(1, "ma fiancée hates it when jordan calls")], []),
         ("Your wife is Jordan.", [own(1, "jordan is officially ma fiancée's sister")], []),

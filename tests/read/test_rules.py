@@ -396,6 +396,36 @@ def test_a_wedding_of_the_person_is_a_spouse_key(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("btw patchy this month, got engaged to lucia in december and the wedding is in march", ("fiance", "Lucia")),
+        ("i got engaged to lucia last week!!", ("fiance", "Lucia")),
+        ("im engaged to lucia, wedding is next year", ("fiance", "Lucia")),
+        ("i'm married to lucia, she handles the taxes", ("spouse", "Lucia")),
+    ],
+)
+def test_the_persons_own_engagement_or_marriage_names_whom(text: str, fact: tuple[str, str]) -> None:
+    assert ("user", *fact) in _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my sister got engaged to tom",
+        "she got engaged to tom last week",
+        "if i got engaged to lucia tomorrow",
+        "i got engaged to the idea of rust",
+        "we are married to this codebase lol",
+        "got married to kubernetes at this point",
+        "i was engaged to lucia once, long story",
+        "in the game i got engaged to lara",
+    ],
+)
+def test_no_engagement_of_someone_else_a_thing_or_a_condition(text: str) -> None:
+    assert not {f for f in _facts(text) if f[1] in ("fiance", "spouse", "wife", "husband", "partner")}
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "tom and i are married to our jobs",

@@ -375,11 +375,11 @@ def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool
     return False
 
 
-# "officially married now", "we got married on saturday": the person says they married, naming no one (not "am
-# married to this bug", "my sister got married", "dani and i got married": that names whom)
+# "officially married now", "we got married on saturday", "married man now": the person says they married, naming no
+# one (not "am married to this bug", "my sister got married", "dani and i got married": that names whom)
 _GOT_MARRIED = re.compile(
     r"(?:\b(?:we|i)(?:['’](?:re|m|ve))?\s+(?:(?:just|finally|officially)\s+)?(?:got\s+|are\s+|am\s+|have\s+been\s+)?"
-    r"|^\W*(?:(?:officially|finally|just)\s+)?(?:got\s+)?)married\b"
+    r"|^\W*(?:(?:officially|finally|just)\s+)?(?:got\s+)?)married\b(?:\s+(?:man|woman|couple))?"
     r"(?=\s*(?:$|[.!,;:)]|now\b|today\b|yesterday\b|last\b|on\b|this\b|lol\b|haha\b|at\b|in\s+(?:the|a)\b))",
     re.IGNORECASE,
 )

@@ -354,6 +354,24 @@ def _rules(r: _Reader) -> None:
             ):
                 r.add("user", "spouse", span, 0.55, m.start(), name=True)
 
+    # "got engaged to ketaki in december", "i'm engaged to leo", "i'm married to dani": the person's own engagement
+    # or marriage, said by "i" or by no one else ("my sister got engaged to tom" is hers). Not "engaged to the idea",
+    # nor "if i got engaged to", a game or a joke
+    if not _NOT_A_WEDDING.search(low):
+        for m in re.finditer(
+            r"(?:^|[,.;:!?(]\s*|\bi\s+|\bi['’]?m\s+|\bi\s+am\s+)(?:(?:just|finally|officially|now)\s+)*"
+            r"(?:got\s+)?(engaged|married)\s+to\s+",
+            low,
+        ):
+            span = _name_at(low, orig, m.end(), max_tokens=1)
+            if (
+                span
+                and not (r.of_the_work(low[span[0] : span[1]]) or _is_tool(low[span[0] : span[1]]))
+                and not CONDITION.search(low[max(0, m.start() - 30) : m.start() + 1])
+            ):
+                rel = "fiance" if m.group(1) == "engaged" else "spouse"
+                r.add("user", rel, span, 0.55, m.start(), name=True)
+
     # "marisol's flying in from lisbon friday (my sister, ...)" ----------------------------------------------
     for m0 in _at_words(
         rf"({_NAME})(?:'s|’s|\s+is|\s+was)\s+[^()]{{0,80}}\(\s*(?:(?:she|he)'?s\s+)?my\s+({_KIN_ALT})\b{_NOT_IN_LAW}",
