@@ -127,6 +127,18 @@ def test_the_name_of_whoever_said_a_passage_is_not_what_it_is_about() -> None:
     assert [c.value for c in candidates(b, [edit])] == ["5"]  # two of four; what the edit replaced is no candidate
 
 
+def test_a_test_is_named_as_test_frameworks_name_them_and_a_product_is_not_one() -> None:
+    a = wanted("which test did we add so the chart crash doesn't come back")
+    fixed = make_passage(
+        1, "Chart crash fixed; I added `testDeleteWhileScrubbing` in ChartModelTests so it can't come back."
+    )
+    shipped = make_passage(2, "the chart crash fix is uploaded to TestFlight, so it won't come back in 2.3.1")
+    assert [c.value for c in candidates(a, [shipped])] == []
+    assert {c.value for c in candidates(a, [fixed, shipped])} == {"testDeleteWhileScrubbing", "ChartModelTests"}
+    go = make_passage(3, "--- FAIL: TestQuotaResetAtMidnight (0.00s): the chart crash is back")
+    assert [c.value for c in candidates(a, [go])] == ["TestQuotaResetAtMidnight"]
+
+
 def test_a_document_is_no_file_where_a_problem_was_unless_a_document_is_asked() -> None:
     runbook = "Edit\nfile_path: alerts/crash-rate.md\nold_string: \nnew_string: # Crash rate: check the qr code screen"
     edit = replace(make_passage(1, runbook), kind="tool_output", name="Edit")
