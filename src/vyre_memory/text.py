@@ -48,7 +48,7 @@ STOP = frozenset(
 VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[-+]\w+(?:\.\w+)*)?(?!\w|\.\w)")
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|\n+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
-# a word written in camel case: a lower-case letter or digit then a capital ("getUser", "PaymentsApiLatency"),
+# a word written in camel case: a lower-case letter or digit then a capital ("getUser", "OrderQueueLatency"),
 # or an acronym then a word ("HTTPServer")
 _CAMEL_WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*\b")
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")

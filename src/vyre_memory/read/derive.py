@@ -110,7 +110,8 @@ READERS_KEY = "readers.v1"  # the READERS_VERSION of the last derive: an older o
 # Raised with every change to what a reader finds (rules, kin words, moments' cues): a store derived by older readers
 # is derived whole once at the next ingest. Session 32: cars by model alone, and not one test-driven or sold. Session
 # 34: a birthday by its day of the month or a relative's, no home ending in a possessive ("moving to ani's ..."), and
-# an in-law is not the relative ("baba (my father-in-law)").
+# an in-law is not the relative ("baba (my father-in-law)"). Session 39: "got engaged to NAME" and "i'm married to NAME"
+# name the person's fiance and spouse; a contraction's tail ("they're") is no name.
 READERS_VERSION = 14
 MODEL_CONFIDENCE_CAP = 0.55  # below PEOPLE_BAR: one model-only mention never says who someone is
 _SAME_VALUE = {"moved_to": "lives_in"}  # a move and where one lives are the same changing value
