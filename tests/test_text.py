@@ -41,7 +41,8 @@ def test_the_words_inside_an_identifier() -> None:
     [
         ("800ms (max 3 retries)", "800 ms (max 3 retries)"),
         ("p99=1,840ms.", "p99=1,840 ms."),
-        ("3.1kg and 6gb/s", "3.1 kg and 6 gb/s"),
+        ("3.1kg and 6gb", "3.1 kg and 6 gb"),
+        ("6:30am lanes, back by 7:15pm", "6:30 am lanes, back by 7:15 pm"),
         ("512Mi, 6GB, 800MS", "512Mi, 6GB, 800MS"),  # a unit in capitals would read as a name set apart
         ("a ttl of 12h", "a ttl of 12h"),
         (
@@ -49,6 +50,8 @@ def test_the_words_inside_an_identifier() -> None:
             "in her 30s, 24k a year, a 3d printer, 5g, 1080p, h264, v1.2ms",
         ),
         ("`timeout: 800ms` is 800ms", "`timeout: 800ms` is 800 ms"),  # code stays as written
+        ("``100ms`` and `x`, 100ms", "``100ms`` and `x`, 100 ms"),
+        ("fix/10ms-timeout, cache-ttl-5min, app:10mb, #12mb", "fix/10ms-timeout, cache-ttl-5min, app:10mb, #12mb"),
     ],
 )
 def test_a_unit_is_written_apart_from_its_number(said: str, told: str) -> None:

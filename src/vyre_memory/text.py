@@ -145,19 +145,28 @@ def spoken_dates(text: str) -> str:
 
 # a unit written in lower case against its number ("800ms", "3.1kg", "2.5mins"); not "s" ("her 30s"), "k" ("24k"),
 # "m", "d", "g", "h" ("3d", "5g", "12h"): their letter is as often a word of its own, or the glued form is how the
-# value is written. Not a unit in capitals ("512Mi", "6GB"): set apart, it would read as a name of its own.
+# value is written. Not a unit in capitals ("512Mi", "6GB"): set apart, it would read as a name of its own. Not in a
+# path, a URL or a name ("fix/10ms-timeout", "cache-ttl-5min", "app:10mb", "#12mb"); after "=" it is a measure
+# ("p99=1840ms"), and a flag is quoted as code.
 _GLUED_UNIT = re.compile(
-    r"(?<![\w.,])((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(ms|µs|ns|sec|secs|min|mins|hr|hrs|kg|km|cm|mm|"
-    r"kb|mb|gb|tb|kbps|mbps|gbps|rps|qps|rpm|ghz|mhz|kwh|kw|mah)(?!\w|\.\w)"
+    r"(?<![\w.,/:#@~-])((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(ms|µs|ns|sec|secs|min|mins|hr|hrs|kg|km|cm|mm|"
+    r"kb|mb|gb|tb|kbps|mbps|gbps|rps|qps|rpm|ghz|mhz|kwh|kw|mah)(?![\w/-]|\.\w)"
 )
-_CODE_SPAN = re.compile(r"(`[^`]*`)")
+_GLUED_CLOCK = re.compile(r"(?<![\w.,/:#@~-])(\d{1,2}:\d{2})([ap]m)(?![\w/-]|\.\w)")  # "6:30am" is "6:30 am"
+_CODE_SPAN = re.compile(r"((`+)[^`]*?\2|`[^`]*$)")  # "`x`", "``x``", and an unclosed one to the end
 
 
 def spoken_units(text: str) -> str:
     """`text` with a space between a number and its unit, as the unit is written apart ("800ms" is "800 ms", as
-    "800" is found in it); what is quoted as code (in backticks) stays as written."""
-    parts = _CODE_SPAN.split(text)
-    return "".join(p if i % 2 else _GLUED_UNIT.sub(r"\1 \2", p) for i, p in enumerate(parts))
+    "800" is found in it; "6:30am" is "6:30 am"); what is quoted as code (in backticks) stays as written."""
+    def apart(prose: str) -> str:
+        return _GLUED_CLOCK.sub(r"\1 \2", _GLUED_UNIT.sub(r"\1 \2", prose))
+
+    out, at = [], 0
+    for m in _CODE_SPAN.finditer(text):
+        out += [apart(text[at : m.start()]), m.group(0)]
+        at = m.end()
+    return "".join([*out, apart(text[at:])])
 
 
 def parse_ts(ts: str | None) -> datetime | None:

@@ -688,6 +688,8 @@ def test_which_questions_ask_for_several_things(question: str, many: bool) -> No
         ("Self-hosted runners (dropped on 9 April)", "Self-hosted runners (dropped on 9 April)"),  # the answer's own
         ("December 5 for the festival, extended from Nov 28", "December 5 for the festival"),
         ("MyError, extended from ValueError", "MyError, extended from ValueError"),  # no day moved
+        ("A hybrid hatchback (swapped the old lease for it)", "A hybrid hatchback"),  # what it replaced
+        ("Blue (swapped in by the designer)", "Blue (swapped in by the designer)"),
     ],
 )
 def test_an_aside_of_what_was_left_or_given_up_is_dropped_and_others_stay(said: str, told: str) -> None:
@@ -741,3 +743,13 @@ def test_a_no_may_name_what_it_denies_as_the_question_does(said: str, told: str 
     model = FakeModel([reply(said, [1])])
     result = answer_with_model("are we on fly.io now?", cited, model, now=NOW, qclass="decision")
     assert result.answer == told
+
+
+def test_a_cause_is_never_cut_inside_a_phrase() -> None:
+    cited = [passage(1, "the query walked the created_at index backwards and filtered 2.8M rows")]
+    said = (
+        "The query walked the created_at index backwards because there was no (merchant_id, created_at) index, "
+        "so PG 16 did not re-analyze it"
+    )
+    result = ask(FakeModel([reply(said, [1])]), "why was the statement endpoint slow", cited, qclass="bug")
+    assert result.abstained  # not "The query walked ... because there was no"

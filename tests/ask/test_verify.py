@@ -256,6 +256,7 @@ def test_own_words_agree(answer: str, cited: list[Passage], facts: list[tuple[st
         ("Your wife is Jordan.", [own(1, "officially married now")], []),
         ("Your wife is Jordan.", [own(1, "officially married now")], [("user", "sister", "Jordan")]),
         ("Your wife is Jordan.", [own(1, "he is a married man now")], [("user", "fiance", "Jordan")]),
+        ("Your wife is Jordan.", [own(1, "married couple in the story fight a lot")], [("user", "fiance", "Jordan")]),
         # another language's "my" names only whom it sets beside the relation word
         ("Your wife is Jordan.", [own(1, "ma fiancée hates it when jordan calls")], []),
         ("Your wife is Jordan.", [own(1, "jordan is officially ma fiancée's sister")], []),

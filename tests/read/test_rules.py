@@ -396,27 +396,34 @@ def test_a_wedding_of_the_person_is_a_spouse_key(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "fact"),
+    "text",
     [
-        ("btw patchy this month, got engaged to lucia in december and the wedding is in march", ("fiance", "Lucia")),
-        ("i got engaged to lucia last week!!", ("fiance", "Lucia")),
-        ("im engaged to lucia, wedding is next year", ("fiance", "Lucia")),
-        ("i'm married to lucia, she handles the taxes", ("spouse", "Lucia")),
+        "btw i'm patchy this month, got engaged to lucia in december and the wedding is in march",
+        "i got engaged to lucia last week!!",
+        "i just got engaged to lucia, it was magical",
     ],
 )
-def test_the_persons_own_engagement_or_marriage_names_whom(text: str, fact: tuple[str, str]) -> None:
-    assert ("user", *fact) in _facts(text)
+def test_the_persons_own_engagement_names_the_fiance(text: str) -> None:
+    assert ("user", "fiance", "Lucia") in _facts(text)
 
 
 @pytest.mark.parametrize(
     "text",
     [
         "my sister got engaged to tom",
+        "my sister, got engaged to tom",
+        "tom texted: got engaged to lisa!!",
+        "congrats! got engaged to tom",
+        "did you hear? got engaged to anna!",
         "she got engaged to tom last week",
         "if i got engaged to lucia tomorrow",
         "i got engaged to the idea of rust",
-        "we are married to this codebase lol",
-        "got married to kubernetes at this point",
+        "got engaged to jess but we called it off",
+        "i got engaged to june",  # a month
+        "just got engaged to rachel's brother tim",  # whose brother, not who
+        "i'm engaged to deliver the api by friday",  # work: only "got engaged" is read
+        "i'm engaged to acme on a 3 month contract",
+        "i'm married to react at this point",  # a framework, not a spouse
         "i was engaged to lucia once, long story",
         "in the game i got engaged to lara",
     ],

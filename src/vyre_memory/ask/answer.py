@@ -86,6 +86,7 @@ _MOVED_DAY = (
 _HISTORY_ASIDE = re.compile(
     rf"\s*\((?:(?:was|previously|formerly|replacing|instead\s+of)\s|[^()]*\b(?:{_CHANGED})\s+from\s"
     r"|[^()]*\breplac(?:ed|ing)\s+(?!by\b)"  # "(set up in june; replaced the old runner)"
+    r"|[^()]*\b(?:swapped|traded|exchanged)\s[^()]*\bfor\b"  # "(swapped the old lease for it)"
     # "(she left the pharmacy)", "(quit the gym)"; not "(left of the avatar)", "(quit and save)"
     r"|(?:(?:he|she|they|i|we|you)\s+)?(?:left|quit)\s+"
     r"(?!(?:and|or|without|of|to|for|over|outer|join|side|hand|click|the\s+keys)\b)"
@@ -304,6 +305,14 @@ _TURN = re.compile(
 )
 
 
+# a part that ends in a word that needs what follows it: the aside cut away was inside a phrase
+_DANGLING = re.compile(
+    r"\b(?:a|an|the|no|not|of|to|for|with|by|from|in|on|at|into|via|as|than|and|or|but|because|so|my|our|your|their|"
+    r"its|his|her|this|that|these|those|is|are|was|were|be|been)$",
+    re.I,
+)
+
+
 def _grounded_part(answer: str, texts: Sequence[str]) -> tuple[str, grounding.GroundingResult] | None:
     """The most of `answer` the texts ground, with its check: the answer without its bracketed asides, else the longest
     part of it before one of its asides (`_DETAIL`); None when no such part is grounded, for a yes or no (what follows
@@ -319,7 +328,8 @@ def _grounded_part(answer: str, texts: Sequence[str]) -> tuple[str, grounding.Gr
             part = whole[:cut].strip(" .;,")
             if _TURN.search(whole[cut:]):
                 break  # a shorter part would drop the turn too
-            if part.count("(") == part.count(")"):  # not inside an aside: "shipped (v2.38.2, by ..."
+            # not inside an aside ("shipped (v2.38.2, by ..."), nor cut inside a phrase ("because there was no")
+            if part.count("(") == part.count(")") and not _DANGLING.search(part):
                 parts.append(part)
     for part in dict.fromkeys(parts):
         if part and grounding.claims(part) and (found := grounding.check(part, texts)).ok:
@@ -329,10 +339,10 @@ def _grounded_part(answer: str, texts: Sequence[str]) -> tuple[str, grounding.Gr
 
 def value_first(answer: str) -> str:
     """The answer's value alone: what comes before its first aside (the prompt asks for the value first, so an
-    aside is detail). '' when there is no aside."""
+    aside is detail). '' when there is no aside, or when the aside is inside a phrase ("there was no (a, b) index")."""
     cuts = _cuts(answer)
     head = (answer[: cuts[0]] if cuts else answer).strip(" .")
-    return head if head != answer.strip(" .") else ""
+    return head if head != answer.strip(" .") and not _DANGLING.search(head) else ""
 
 
 def check_answer(

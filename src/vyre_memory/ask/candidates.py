@@ -109,11 +109,12 @@ def _numbers(p: Passage, sentence: str, asked: Asked) -> Iterable[str]:
 
 
 _TICKET = re.compile(r"(?<![\w/-])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])")
-# a test's name: "test_refund_rounding", "testDeleteWhileScrubbing", "TestQuotaReset" (two words after "Test" at least:
-# "TestFlight" and its kind are products), a test class "ChartViewModelTests", "tests/x.py::test_y"
+# a test's name: "test_refund_rounding", "testDeleteWhileScrubbing", "TestQuotaReset", a test class
+# "ChartViewModelTests", "tests/x.py::test_y"; two words after "test" and before "Tests" at least ("TestFlight",
+# "testID", "testTimeout" are a product and settings, "LoadTest", "UnitTests" kinds of test)
 _TEST = re.compile(
-    r"(?<![\w.])(?:test_[a-z0-9_]+|test[A-Z][A-Za-z0-9_]+|Test_?[A-Z][a-z0-9]+[A-Z_][A-Za-z0-9_]*"
-    r"|[A-Z][A-Za-z0-9]*[a-z0-9]Tests?)(?![\w/-]|\.\w)|\b\w+\.py::\w+"
+    r"(?<![\w.])(?:test_[a-z0-9_]+|test(?:[A-Z][a-z0-9]+){2,}[A-Za-z0-9_]*|Test_?(?:[A-Z][a-z0-9]+){2,}[A-Za-z0-9_]*"
+    r"|(?:[A-Z]+[a-z0-9]+){2,}Tests?)(?![\w/-]|\.\w)|\b\w+\.py::\w+"
 )
 _PR = re.compile(r"(?<![\w&])#\d{1,6}\b")
 _BRANCH = re.compile(r"(?<![\w/.])(?:feature|feat|fix|bugfix|hotfix|release|chore)/[\w./-]+[\w]")

@@ -376,10 +376,11 @@ def _names_it(sentence: str, start: int, end: int, names: Sequence[str]) -> bool
 
 
 # "officially married now", "we got married on saturday", "married man now": the person says they married, naming no
-# one (not "am married to this bug", "my sister got married", "dani and i got married": that names whom)
+# one (not "am married to this bug", "my sister got married", "dani and i got married": that names whom; not "married
+# couple in the story", "married man in the novel")
 _GOT_MARRIED = re.compile(
     r"(?:\b(?:we|i)(?:['’](?:re|m|ve))?\s+(?:(?:just|finally|officially)\s+)?(?:got\s+|are\s+|am\s+|have\s+been\s+)?"
-    r"|^\W*(?:(?:officially|finally|just)\s+)?(?:got\s+)?)married\b(?:\s+(?:man|woman|couple))?"
+    r"|^\W*(?:(?:officially|finally|just)\s+)?(?:got\s+)?)married\b(?:\s+(?:man|woman)(?=\s+now\b))?"
     r"(?=\s*(?:$|[.!,;:)]|now\b|today\b|yesterday\b|last\b|on\b|this\b|lol\b|haha\b|at\b|in\s+(?:the|a)\b))",
     re.IGNORECASE,
 )

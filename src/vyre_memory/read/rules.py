@@ -140,6 +140,15 @@ _A_BUSINESS = words(
     "infra solar solutions consultants consulting labs systems technologies tech ltd inc llc gmbh group bank "
     "hospital clinic studio studios agency partners capital energy logistics software health pharmacy firm corp"
 )
+_MONTHS = words("january february march april may june july august september october november december")
+_CALLED_OFF = re.compile(r"\b(?:called\s+it\s+off|broke\s+(?:it\s+)?off|ended|split|broke\s+up|ex)\b")
+
+
+def _sentence_start(low: str, pos: int) -> int:
+    """Where the sentence holding `pos` starts."""
+    return max(low.rfind(mark, 0, pos) for mark in ".!?\n") + 1
+
+
 _AT_WORK = re.compile(r"\b(?:new job|job|hired|offer|role|position|notice|first day at work|colleagues?|boss)\b")
 _AWAY_KIN = words("sister brother mother father aunt uncle cousin grandmother grandfather friend nephew niece")
 # someone who stays until they find a place of their own, or is moving here: where they came from is home no more
@@ -202,6 +211,7 @@ def _happened(word: str) -> bool:
     """Whether the word after "new laptop" or a car's make says what became of it, not which one it is ("new
     laptop ordered", "a honda arriving friday", "a kia finally")."""
     return word.endswith(("ed", "ing", "ly"))
+
 
 # the clause's own subject before a verb of finding a home, when it is neither the person nor left out: "he's got a
 # flat in X", "my sister found a house in X", "sam bought a flat in X" (not "we're moving!! found a flat in X")
@@ -354,23 +364,32 @@ def _rules(r: _Reader) -> None:
             ):
                 r.add("user", "spouse", span, 0.55, m.start(), name=True)
 
-    # "got engaged to ketaki in december", "i'm engaged to leo", "i'm married to dani": the person's own engagement
-    # or marriage, said by "i" or by no one else ("my sister got engaged to tom" is hers). Not "engaged to the idea",
-    # nor "if i got engaged to", a game or a joke
+    # "i got engaged to ketaki", "patchy this month, got engaged to ketaki in december": the person's own engagement,
+    # said by "i", or with no subject in a sentence the person is the subject of ("my sister, got engaged to tom" and
+    # "tom texted: got engaged to lisa" are someone else's). Not "engaged to deliver", "engaged to acme on a contract"
+    # (work: only "got engaged" is read), nor one called off, "engaged to june", "engaged to rachel's brother", "if
+    # i got engaged to", a game or a joke. "married to" is not read: "i'm married to react" is a framework
     if not _NOT_A_WEDDING.search(low):
         for m in re.finditer(
-            r"(?:^|[,.;:!?(]\s*|\bi\s+|\bi['’]?m\s+|\bi\s+am\s+)(?:(?:just|finally|officially|now)\s+)*"
-            r"(?:got\s+)?(engaged|married)\s+to\s+",
+            r"(?:(?:^|[,;(]\s*)(?=(?:just\s+|finally\s+)*got\b)|\bi\s+)(?:(?:just|finally|officially)\s+)*"
+            r"got\s+engaged\s+to\s+",
             low,
         ):
             span = _name_at(low, orig, m.end(), max_tokens=1)
+            said_by_me = low[m.start() : m.start() + 2] == "i " or re.search(
+                r"\b(?:i|i['’]?m|im|i['’]ve|i['’]ll)\b", low[_sentence_start(low, m.start()) : m.start()]
+            )
             if (
                 span
+                and said_by_me
+                and not re.search(r"[:?]", low[_sentence_start(low, m.start()) : m.start()])
+                and not re.match(r"['’]s\b", low[span[1] :])
+                and low[span[0] : span[1]] not in _MONTHS
+                and not _CALLED_OFF.search(low[span[1] :])
                 and not (r.of_the_work(low[span[0] : span[1]]) or _is_tool(low[span[0] : span[1]]))
                 and not CONDITION.search(low[max(0, m.start() - 30) : m.start() + 1])
             ):
-                rel = "fiance" if m.group(1) == "engaged" else "spouse"
-                r.add("user", rel, span, 0.55, m.start(), name=True)
+                r.add("user", "fiance", span, 0.55, m.start(), name=True)
 
     # "marisol's flying in from lisbon friday (my sister, ...)" ----------------------------------------------
     for m0 in _at_words(
@@ -679,10 +698,14 @@ def _rules(r: _Reader) -> None:
         heads = [] if re.search(r"[:\d#@/]", role) else role.split()
         # the role's own last word, before where or whom it is for: "field technician", "production eng at the plant"
         core = re.split(r"\s+(?:at|for|of|in|on|from|with)\s+", role)[0].split()
-        if span and heads and (
-            set(heads) & ROLE_HEADS
-            or heads[-1].endswith(("ist", "ian"))
-            or (len(core) <= 3 and not is_stop(core[0]) and core[-1] in _SHORT_ROLE_HEADS)
+        if (
+            span
+            and heads
+            and (
+                set(heads) & ROLE_HEADS
+                or heads[-1].endswith(("ist", "ian"))
+                or (len(core) <= 3 and not is_stop(core[0]) and core[-1] in _SHORT_ROLE_HEADS)
+            )
         ):
             who = low[span[0] : span[1]]
             if not is_stop(who.split()[0]) and who.split()[0] not in KIN:
