@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 __all__ = [
+    "MONTHS",
     "SENTENCE",
     "STOP",
     "VERSION",
@@ -125,7 +126,7 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 _ISO_DATE = re.compile(r"(?<![\w/.:-])(\d{4})-(\d{2})-(\d{2})(?![\w/:-]|\.\w|\s\d{1,2}:\d{2})")
-_MONTHS = "January February March April May June July August September October November December".split()
+MONTHS = "January February March April May June July August September October November December".split()
 
 
 def spoken_dates(text: str) -> str:
@@ -138,7 +139,7 @@ def spoken_dates(text: str) -> str:
             when = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
         except ValueError:  # no such day
             return m.group(0)
-        return f"{when.day} {_MONTHS[when.month - 1]} {when.year}"
+        return f"{when.day} {MONTHS[when.month - 1]} {when.year}"
 
     return _ISO_DATE.sub(spoken, text)
 
@@ -159,6 +160,7 @@ _CODE_SPAN = re.compile(r"((`+)[^`]*?\2|`[^`]*$)")  # "`x`", "``x``", and an unc
 def spoken_units(text: str) -> str:
     """`text` with a space between a number and its unit, as the unit is written apart ("800ms" is "800 ms", as
     "800" is found in it; "6:30am" is "6:30 am"); what is quoted as code (in backticks) stays as written."""
+
     def apart(prose: str) -> str:
         return _GLUED_CLOCK.sub(r"\1 \2", _GLUED_UNIT.sub(r"\1 \2", prose))
 

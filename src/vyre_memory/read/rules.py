@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text import MONTHS
 from .moments import CONDITION
 from .phrases import (
     _DAY_ALT,
@@ -140,7 +141,7 @@ _A_BUSINESS = words(
     "infra solar solutions consultants consulting labs systems technologies tech ltd inc llc gmbh group bank "
     "hospital clinic studio studios agency partners capital energy logistics software health pharmacy firm corp"
 )
-_MONTHS = words("january february march april may june july august september october november december")
+_MONTHS = frozenset(m.lower() for m in MONTHS)
 _CALLED_OFF = re.compile(r"\b(?:called\s+it\s+off|broke\s+(?:it\s+)?off|ended|split|broke\s+up|ex)\b")
 
 
@@ -376,13 +377,14 @@ def _rules(r: _Reader) -> None:
             low,
         ):
             span = _name_at(low, orig, m.end(), max_tokens=1)
+            before = low[_sentence_start(low, m.start()) : m.start()]  # the sentence up to it
             said_by_me = low[m.start() : m.start() + 2] == "i " or re.search(
-                r"\b(?:i|i['’]?m|im|i['’]ve|i['’]ll)\b", low[_sentence_start(low, m.start()) : m.start()]
+                r"\b(?:i|i['’]?m|im|i['’]ve|i['’]ll)\b", before
             )
             if (
                 span
                 and said_by_me
-                and not re.search(r"[:?]", low[_sentence_start(low, m.start()) : m.start()])
+                and not re.search(r"[:?]", before)
                 and not re.match(r"['’]s\b", low[span[1] :])
                 and low[span[0] : span[1]] not in _MONTHS
                 and not _CALLED_OFF.search(low[span[1] :])
